@@ -85,7 +85,8 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler
     ResponseEntity<ProblemDetail> unexpected(Exception e) {
         log.error("Unexpected error", e);
-        return problem(HttpStatus.INTERNAL_SERVER_ERROR, "An unexpected error occurred; the manager's log has details.");
+        return problem(HttpStatus.INTERNAL_SERVER_ERROR,
+                "An unexpected error occurred; the manager's log has details.");
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.edp.manager.api;
 
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.UUID;
 
 import io.swagger.v3.oas.models.Components;
@@ -16,15 +17,18 @@ import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.parameters.HeaderParameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.tags.Tag;
 import org.springdoc.core.customizers.GlobalOpenApiCustomizer;
 import org.springdoc.core.customizers.GlobalOperationCustomizer;
 import org.springdoc.core.utils.SpringDocUtils;
 import org.springframework.core.ResolvableType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.method.HandlerMethod;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Documents the API conventions once instead of on every operation: the {@code If-Match} header of conditional
@@ -37,13 +41,27 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
     private static final String PROBLEM_MEDIA_TYPE = "application/problem+json";
 
     static {
-        SpringDocUtils.getConfig().addRequestWrapperToIgnore(IfMatch.class);
+        SpringDocUtils.getConfig()
+                .addRequestWrapperToIgnore(IfMatch.class)
+                .replaceWithSchema(JsonNode.class, new ObjectSchema().description("""
+                        A JSON Merge Patch (RFC 7386) of the resource as it is created or replaced: members given \
+                        replace the current ones, null removes a member, nested objects merge."""));
     }
 
     @Override
     public Operation customize(Operation operation, HandlerMethod handler) {
-        var conditional = Arrays.stream(handler.getMethodParameters())
-                .anyMatch(parameter -> parameter.getParameterType() == IfMatch.class);
+        // our controllers answer creates with 201 and deletes with 204, through ResponseEntity
+        if (handler.hasMethodAnnotation(PostMapping.class)) {
+            var created = operation.getResponses().remove("200").description("Created");
+            created.addHeaderObject("Location", new Header().description("URI of the new resource")
+                    .schema(new StringSchema().format("uri")));
+            operation.getResponses().addApiResponse("201", created);
+        }
+        if (handler.hasMethodAnnotation(DeleteMapping.class)) {
+            operation.getResponses().remove("200");
+            operation.getResponses().addApiResponse("204", new ApiResponse().description("Deleted"));
+        }
+        var conditional = hasParameterOf(handler, IfMatch.class);
         if (conditional) {
             operation.addParametersItem(new HeaderParameter().name("If-Match").required(false)
                     .description("The ETag of the version this change is based on; 412 if the resource has changed "
@@ -68,7 +86,7 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
         if (handler.hasMethodAnnotation(PostMapping.class) || conditional) {
             responses.addApiResponse("409", problem("Conflicts with other resources, e.g. a duplicate name or MAC"));
         }
-        if (Arrays.stream(handler.getMethodParameters()).anyMatch(parameter -> parameter.getParameterType() == UUID.class)) {
+        if (hasParameterOf(handler, UUID.class)) {
             responses.addApiResponse("404", problem("No such resource"));
         }
         return operation;
@@ -91,6 +109,13 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
             openApi.components(new Components());
         }
         openApi.getComponents().addSchemas(PROBLEM, problem);
+        if (openApi.getTags() != null) {
+            openApi.getTags().sort(Comparator.comparing(Tag::getName)); // a stable order for the committed contract
+        }
+    }
+
+    private static boolean hasParameterOf(HandlerMethod handler, Class<?> type) {
+        return Arrays.stream(handler.getMethodParameters()).anyMatch(parameter -> parameter.getParameterType() == type);
     }
 
     private static boolean returnsVersioned(HandlerMethod handler) {

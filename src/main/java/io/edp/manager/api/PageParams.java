@@ -1,6 +1,7 @@
 package io.edp.manager.api;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -35,8 +36,10 @@ public record PageParams(
      */
     public Pageable toPageable(Map<String, String> sortable, String byDefault) {
         var orders = new ArrayList<Sort.Order>();
-        // Spring binds "?sort=name,desc" as ["name", "desc"]: a direction applies to the property before it
-        for (var token : sort == null || sort.isEmpty() ? List.of(byDefault) : sort) {
+        // "?sort=name,desc" may arrive as ["name", "desc"] or ["name,desc"]: a direction applies to the property before
+        var tokens = sort == null || sort.isEmpty() ? List.of(byDefault)
+                : sort.stream().flatMap(entry -> Arrays.stream(entry.split(","))).toList();
+        for (var token : tokens) {
             var direction = Sort.Direction.fromOptionalString(token.strip());
             if (direction.isPresent() && !orders.isEmpty()) {
                 orders.add(orders.removeLast().with(direction.get()));

@@ -30,7 +30,8 @@ import tools.jackson.databind.JsonNode;
 @Tag(name = "Hosts", description = "Hosts of the inventory with their NUMA nodes and labels")
 class HostController {
 
-    private static final Map<String, String> SORTABLE = Map.of("name", "name", "managementAddress", "managementAddress");
+    private static final Map<String, String> SORTABLE =
+            Map.of("name", "name", "managementAddress", "managementAddress");
 
     private final HostService hosts;
     private final MergePatch mergePatch;
@@ -41,26 +42,28 @@ class HostController {
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Add a host", description = "Answers 201 with the host, its Location and ETag.")
+    @Operation(operationId = "createHost", summary = "Add a host",
+            description = "Answers 201 with the host, its Location and ETag.")
     ResponseEntity<HostResponse> create(@Valid @RequestBody HostRequest request) {
         var host = hosts.create(request);
         return VersionedResponses.created(host.id(), host);
     }
 
     @GetMapping
-    @Operation(summary = "List hosts", description = "Sortable by name (default) and managementAddress.")
+    @Operation(operationId = "listHosts", summary = "List hosts",
+            description = "Sortable by name (default) and managementAddress.")
     PageResponse<HostResponse> list(@ParameterObject @Valid PageParams paging) {
         return PageResponse.of(hosts.list(paging.toPageable(SORTABLE, "name")));
     }
 
     @GetMapping("/{hostId}")
-    @Operation(summary = "Get a host")
+    @Operation(operationId = "getHost", summary = "Get a host")
     ResponseEntity<HostResponse> get(@PathVariable UUID hostId) {
         return VersionedResponses.ok(hosts.get(hostId));
     }
 
     @PutMapping(path = "/{hostId}", consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Replace a host",
+    @Operation(operationId = "replaceHost", summary = "Replace a host",
             description = "409 if a NUMA node that a NIC or VM of the host uses would disappear.")
     ResponseEntity<HostResponse> replace(@PathVariable UUID hostId, IfMatch ifMatch,
                                          @Valid @RequestBody HostRequest request) {
@@ -68,7 +71,7 @@ class HostController {
     }
 
     @PatchMapping(path = "/{hostId}", consumes = MergePatch.MEDIA_TYPE)
-    @Operation(summary = "Change a host with a JSON Merge Patch",
+    @Operation(operationId = "patchHost", summary = "Change a host with a JSON Merge Patch",
             description = "RFC 7386: members given replace the current ones, null removes one (e.g. a label).")
     ResponseEntity<HostResponse> patch(@PathVariable UUID hostId, IfMatch ifMatch, @RequestBody JsonNode patch) {
         return VersionedResponses.ok(hosts.update(hostId, ifMatch,
@@ -76,7 +79,8 @@ class HostController {
     }
 
     @DeleteMapping("/{hostId}")
-    @Operation(summary = "Delete a host", description = "Deletes its NICs, VMs and virtual NICs with it.")
+    @Operation(operationId = "deleteHost", summary = "Delete a host",
+            description = "Deletes its NICs, VMs and virtual NICs with it.")
     ResponseEntity<Void> delete(@PathVariable UUID hostId, IfMatch ifMatch) {
         hosts.delete(hostId, ifMatch);
         return ResponseEntity.noContent().build();

@@ -29,7 +29,8 @@ public record HostRequest(
                 @NotNull @Size(max = 255) String> labels) {
 
     static final String NAME = "[A-Za-z0-9][A-Za-z0-9._-]{0,62}";
-    static final String NAME_MESSAGE = "must be 1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit";
+    static final String NAME_MESSAGE =
+            "must be 1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit";
 
     Map<String, String> labelsOrEmpty() {
         return labels == null ? Map.of() : labels;

@@ -44,7 +44,8 @@ final class Accounts {
             if (viewer.user().equals(operator.user())) {
                 throw new IllegalStateException("the viewer and the operator must have different user names");
             }
-            users.add(User.withUsername(viewer.user()).password(hash(viewer.password(), encoder)).roles(VIEWER).build());
+            var viewerHash = hash(viewer.password(), encoder);
+            users.add(User.withUsername(viewer.user()).password(viewerHash).roles(VIEWER).build());
         } else if (viewer.hasUser() || viewer.hasPassword()) {
             log.warn("Viewer account ignored: set both EDP_VIEWER_USER and EDP_VIEWER_PASSWORD");
         }

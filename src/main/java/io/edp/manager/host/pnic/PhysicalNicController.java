@@ -42,7 +42,7 @@ class PhysicalNicController {
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Add a physical NIC to a host",
+    @Operation(operationId = "createPhysicalNic", summary = "Add a physical NIC to a host",
             description = "Its NUMA node must exist on the host (400); its name must be new on the host (409).")
     ResponseEntity<PhysicalNicResponse> create(@PathVariable UUID hostId,
                                                @Valid @RequestBody PhysicalNicRequest request) {
@@ -51,26 +51,27 @@ class PhysicalNicController {
     }
 
     @GetMapping
-    @Operation(summary = "List a host's physical NICs", description = "Sortable by name (default), numaNode, speedMbps.")
+    @Operation(operationId = "listPhysicalNics", summary = "List a host's physical NICs",
+            description = "Sortable by name (default), numaNode, speedMbps.")
     PageResponse<PhysicalNicResponse> list(@PathVariable UUID hostId, @ParameterObject @Valid PageParams paging) {
         return PageResponse.of(nics.list(hostId, paging.toPageable(SORTABLE, "name")));
     }
 
     @GetMapping("/{nicId}")
-    @Operation(summary = "Get a physical NIC")
+    @Operation(operationId = "getPhysicalNic", summary = "Get a physical NIC")
     ResponseEntity<PhysicalNicResponse> get(@PathVariable UUID hostId, @PathVariable UUID nicId) {
         return VersionedResponses.ok(nics.get(hostId, nicId));
     }
 
     @PutMapping(path = "/{nicId}", consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Replace a physical NIC")
+    @Operation(operationId = "replacePhysicalNic", summary = "Replace a physical NIC")
     ResponseEntity<PhysicalNicResponse> replace(@PathVariable UUID hostId, @PathVariable UUID nicId, IfMatch ifMatch,
                                                 @Valid @RequestBody PhysicalNicRequest request) {
         return VersionedResponses.ok(nics.update(hostId, nicId, ifMatch, current -> request));
     }
 
     @PatchMapping(path = "/{nicId}", consumes = MergePatch.MEDIA_TYPE)
-    @Operation(summary = "Change a physical NIC with a JSON Merge Patch",
+    @Operation(operationId = "patchPhysicalNic", summary = "Change a physical NIC with a JSON Merge Patch",
             description = "To switch the driver kind, send the whole new `driver` object with its `kind`.")
     ResponseEntity<PhysicalNicResponse> patch(@PathVariable UUID hostId, @PathVariable UUID nicId, IfMatch ifMatch,
                                               @RequestBody JsonNode patch) {
@@ -79,7 +80,7 @@ class PhysicalNicController {
     }
 
     @DeleteMapping("/{nicId}")
-    @Operation(summary = "Delete a physical NIC")
+    @Operation(operationId = "deletePhysicalNic", summary = "Delete a physical NIC")
     ResponseEntity<Void> delete(@PathVariable UUID hostId, @PathVariable UUID nicId, IfMatch ifMatch) {
         nics.delete(hostId, nicId, ifMatch);
         return ResponseEntity.noContent().build();

@@ -42,7 +42,7 @@ class VmController {
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Add a VM to a host",
+    @Operation(operationId = "createVm", summary = "Add a VM to a host",
             description = "Its NUMA node must exist on the host (400); its name must be new on the host (409).")
     ResponseEntity<VmResponse> create(@PathVariable UUID hostId,
                                                @Valid @RequestBody VmRequest request) {
@@ -51,26 +51,27 @@ class VmController {
     }
 
     @GetMapping
-    @Operation(summary = "List a host's VMs", description = "Sortable by name (default), vcpus, numaNode.")
+    @Operation(operationId = "listVms", summary = "List a host's VMs",
+            description = "Sortable by name (default), vcpus, numaNode.")
     PageResponse<VmResponse> list(@PathVariable UUID hostId, @ParameterObject @Valid PageParams paging) {
         return PageResponse.of(vms.list(hostId, paging.toPageable(SORTABLE, "name")));
     }
 
     @GetMapping("/{vmId}")
-    @Operation(summary = "Get a VM")
+    @Operation(operationId = "getVm", summary = "Get a VM")
     ResponseEntity<VmResponse> get(@PathVariable UUID hostId, @PathVariable UUID vmId) {
         return VersionedResponses.ok(vms.get(hostId, vmId));
     }
 
     @PutMapping(path = "/{vmId}", consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Replace a VM")
+    @Operation(operationId = "replaceVm", summary = "Replace a VM")
     ResponseEntity<VmResponse> replace(@PathVariable UUID hostId, @PathVariable UUID vmId, IfMatch ifMatch,
                                                 @Valid @RequestBody VmRequest request) {
         return VersionedResponses.ok(vms.update(hostId, vmId, ifMatch, current -> request));
     }
 
     @PatchMapping(path = "/{vmId}", consumes = MergePatch.MEDIA_TYPE)
-    @Operation(summary = "Change a VM with a JSON Merge Patch")
+    @Operation(operationId = "patchVm", summary = "Change a VM with a JSON Merge Patch")
     ResponseEntity<VmResponse> patch(@PathVariable UUID hostId, @PathVariable UUID vmId, IfMatch ifMatch,
                                               @RequestBody JsonNode patch) {
         return VersionedResponses.ok(vms.update(hostId, vmId, ifMatch,
@@ -78,7 +79,7 @@ class VmController {
     }
 
     @DeleteMapping("/{vmId}")
-    @Operation(summary = "Delete a VM", description = "Deletes its virtual NICs with it.")
+    @Operation(operationId = "deleteVm", summary = "Delete a VM", description = "Deletes its virtual NICs with it.")
     ResponseEntity<Void> delete(@PathVariable UUID hostId, @PathVariable UUID vmId, IfMatch ifMatch) {
         vms.delete(hostId, vmId, ifMatch);
         return ResponseEntity.noContent().build();

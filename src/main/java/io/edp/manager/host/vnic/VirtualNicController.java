@@ -42,7 +42,7 @@ class VirtualNicController {
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Add a virtual NIC to a VM",
+    @Operation(operationId = "createVirtualNic", summary = "Add a virtual NIC to a VM",
             description = "Its MAC must be new on the VM's host (409).")
     ResponseEntity<VirtualNicResponse> create(@PathVariable UUID hostId, @PathVariable UUID vmId,
                                                @Valid @RequestBody VirtualNicRequest request) {
@@ -51,35 +51,41 @@ class VirtualNicController {
     }
 
     @GetMapping
-    @Operation(summary = "List a VM's virtual NICs", description = "Sortable by mac (default) and vlan.")
-    PageResponse<VirtualNicResponse> list(@PathVariable UUID hostId, @PathVariable UUID vmId, @ParameterObject @Valid PageParams paging) {
+    @Operation(operationId = "listVirtualNics", summary = "List a VM's virtual NICs",
+            description = "Sortable by mac (default) and vlan.")
+    PageResponse<VirtualNicResponse> list(@PathVariable UUID hostId, @PathVariable UUID vmId,
+                                          @ParameterObject @Valid PageParams paging) {
         return PageResponse.of(nics.list(hostId, vmId, paging.toPageable(SORTABLE, "mac")));
     }
 
     @GetMapping("/{nicId}")
-    @Operation(summary = "Get a virtual NIC")
-    ResponseEntity<VirtualNicResponse> get(@PathVariable UUID hostId, @PathVariable UUID vmId, @PathVariable UUID nicId) {
+    @Operation(operationId = "getVirtualNic", summary = "Get a virtual NIC")
+    ResponseEntity<VirtualNicResponse> get(@PathVariable UUID hostId, @PathVariable UUID vmId,
+                                           @PathVariable UUID nicId) {
         return VersionedResponses.ok(nics.get(hostId, vmId, nicId));
     }
 
     @PutMapping(path = "/{nicId}", consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Replace a virtual NIC")
-    ResponseEntity<VirtualNicResponse> replace(@PathVariable UUID hostId, @PathVariable UUID vmId, @PathVariable UUID nicId, IfMatch ifMatch,
-                                                @Valid @RequestBody VirtualNicRequest request) {
+    @Operation(operationId = "replaceVirtualNic", summary = "Replace a virtual NIC")
+    ResponseEntity<VirtualNicResponse> replace(@PathVariable UUID hostId, @PathVariable UUID vmId,
+                                               @PathVariable UUID nicId, IfMatch ifMatch,
+                                               @Valid @RequestBody VirtualNicRequest request) {
         return VersionedResponses.ok(nics.update(hostId, vmId, nicId, ifMatch, current -> request));
     }
 
     @PatchMapping(path = "/{nicId}", consumes = MergePatch.MEDIA_TYPE)
-    @Operation(summary = "Change a virtual NIC with a JSON Merge Patch")
-    ResponseEntity<VirtualNicResponse> patch(@PathVariable UUID hostId, @PathVariable UUID vmId, @PathVariable UUID nicId, IfMatch ifMatch,
-                                              @RequestBody JsonNode patch) {
+    @Operation(operationId = "patchVirtualNic", summary = "Change a virtual NIC with a JSON Merge Patch")
+    ResponseEntity<VirtualNicResponse> patch(@PathVariable UUID hostId, @PathVariable UUID vmId,
+                                             @PathVariable UUID nicId, IfMatch ifMatch,
+                                             @RequestBody JsonNode patch) {
         return VersionedResponses.ok(nics.update(hostId, vmId, nicId, ifMatch,
                 current -> mergePatch.apply(current, patch, VirtualNicRequest.class)));
     }
 
     @DeleteMapping("/{nicId}")
-    @Operation(summary = "Delete a virtual NIC")
-    ResponseEntity<Void> delete(@PathVariable UUID hostId, @PathVariable UUID vmId, @PathVariable UUID nicId, IfMatch ifMatch) {
+    @Operation(operationId = "deleteVirtualNic", summary = "Delete a virtual NIC")
+    ResponseEntity<Void> delete(@PathVariable UUID hostId, @PathVariable UUID vmId, @PathVariable UUID nicId,
+                                IfMatch ifMatch) {
         nics.delete(hostId, vmId, nicId, ifMatch);
         return ResponseEntity.noContent().build();
     }
