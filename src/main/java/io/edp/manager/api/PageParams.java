@@ -3,7 +3,7 @@ package io.edp.manager.api;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -31,10 +31,10 @@ public record PageParams(
     static final int DEFAULT_SIZE = 20;
 
     /**
-     * @param sortable API property name → entity attribute, the whitelist of {@code sort}
+     * @param sortable the properties {@code sort} may name (API and entity use the same names)
      * @param byDefault the API property to sort by when the client gives none
      */
-    public Pageable toPageable(Map<String, String> sortable, String byDefault) {
+    public Pageable toPageable(Set<String> sortable, String byDefault) {
         var orders = new ArrayList<Sort.Order>();
         // "?sort=name,desc" may arrive as ["name", "desc"] or ["name,desc"]: a direction applies to the property before
         var tokens = sort == null || sort.isEmpty() ? List.of(byDefault)
@@ -45,12 +45,12 @@ public record PageParams(
                 orders.add(orders.removeLast().with(direction.get()));
                 continue;
             }
-            var attribute = sortable.get(token.strip());
-            if (attribute == null) {
+            var property = token.strip();
+            if (!sortable.contains(property)) {
                 throw new InvalidRequestException("sort", "cannot sort by '" + token + "'; use one of "
-                        + sortable.keySet().stream().sorted().toList() + ", optionally followed by ,asc or ,desc");
+                        + sortable.stream().sorted().toList() + ", optionally followed by ,asc or ,desc");
             }
-            orders.add(Sort.Order.asc(attribute));
+            orders.add(Sort.Order.asc(property));
         }
         orders.add(Sort.Order.asc("id")); // tie-break: a stable order across pages
         return PageRequest.of(page == null ? 0 : page, size == null ? DEFAULT_SIZE : size, Sort.by(orders));

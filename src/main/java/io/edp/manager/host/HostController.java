@@ -1,6 +1,6 @@
 package io.edp.manager.host;
 
-import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import io.edp.manager.api.IfMatch;
@@ -30,8 +30,7 @@ import tools.jackson.databind.JsonNode;
 @Tag(name = "Hosts", description = "Hosts of the inventory with their NUMA nodes and labels")
 class HostController {
 
-    private static final Map<String, String> SORTABLE =
-            Map.of("name", "name", "managementAddress", "managementAddress");
+    private static final Set<String> SORTABLE = Set.of("name", "managementAddress");
 
     private final HostService hosts;
     private final MergePatch mergePatch;

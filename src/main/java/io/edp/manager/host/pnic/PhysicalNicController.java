@@ -1,6 +1,6 @@
 package io.edp.manager.host.pnic;
 
-import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import io.edp.manager.api.IfMatch;
@@ -30,8 +30,7 @@ import tools.jackson.databind.JsonNode;
 @Tag(name = "Physical NICs", description = "Physical NICs of a host, with their queues and driver")
 class PhysicalNicController {
 
-    private static final Map<String, String> SORTABLE =
-            Map.of("name", "name", "numaNode", "numaNode", "speedMbps", "speedMbps");
+    private static final Set<String> SORTABLE = Set.of("name", "numaNode", "speedMbps");
 
     private final PhysicalNicService nics;
     private final MergePatch mergePatch;

@@ -1,6 +1,6 @@
 package io.edp.manager.host.vm;
 
-import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import io.edp.manager.api.IfMatch;
@@ -30,8 +30,7 @@ import tools.jackson.databind.JsonNode;
 @Tag(name = "VMs", description = "VMs of a host")
 class VmController {
 
-    private static final Map<String, String> SORTABLE =
-            Map.of("name", "name", "vcpus", "vcpus", "numaNode", "numaNode");
+    private static final Set<String> SORTABLE = Set.of("name", "vcpus", "numaNode");
 
     private final VmService vms;
     private final MergePatch mergePatch;

@@ -1,6 +1,6 @@
 package io.edp.manager.host.vnic;
 
-import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import io.edp.manager.api.IfMatch;
@@ -30,8 +30,7 @@ import tools.jackson.databind.JsonNode;
 @Tag(name = "Virtual NICs", description = "Virtual NICs of a VM")
 class VirtualNicController {
 
-    private static final Map<String, String> SORTABLE =
-            Map.of("mac", "mac", "vlan", "vlan");
+    private static final Set<String> SORTABLE = Set.of("mac", "vlan");
 
     private final VirtualNicService nics;
     private final MergePatch mergePatch;
