@@ -22,6 +22,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.HandlerMethodValidationException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
 import tools.jackson.core.JacksonException;
 
 /**
@@ -108,6 +109,14 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
         var body = e.getBody();
         body.setDetail("The request has invalid parameters.");
         return handleExceptionInternal(e, withErrors(body, errors).getBody(), headers, status, request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleNoResourceFoundException(NoResourceFoundException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        var body = e.getBody();
+        body.setDetail("No endpoint matches " + e.getHttpMethod() + " /" + e.getResourcePath() + ".");
+        return handleExceptionInternal(e, body, headers, status, request);
     }
 
     @Override

@@ -8,8 +8,6 @@ import java.util.Arrays;
  */
 public record IfMatch(String header) {
 
-    public static final IfMatch ANY = new IfMatch(null);
-
     public void check(long currentVersion) {
         if (header == null || header.isBlank()) {
             return;
