@@ -2,6 +2,7 @@ package io.edp.manager.host;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,11 +68,18 @@ public class Host {
     void apply(HostRequest request) {
         name = request.name();
         managementAddress = request.managementAddress();
-        numaNodes.clear();
-        request.numaNodes().forEach(node -> numaNodes.add(new HostNumaNode(node.id(),
-                node.cpuCores().stream().mapToInt(Integer::intValue).toArray())));
-        labels.clear();
-        labels.putAll(request.labelsOrEmpty());
+        // Rewriting a collection bumps the version even with equal content: touch them only when they change,
+        // so that re-applying the same state (a repeated PUT) keeps the version.
+        var nodes = request.numaNodes().stream().sorted(Comparator.comparing(NumaNode::id)).toList();
+        if (!nodes.equals(numaNodes())) {
+            numaNodes.clear();
+            nodes.forEach(node -> numaNodes.add(new HostNumaNode(node.id(),
+                    node.cpuCores().stream().mapToInt(Integer::intValue).toArray())));
+        }
+        if (!labels.equals(request.labelsOrEmpty())) {
+            labels.clear();
+            labels.putAll(request.labelsOrEmpty());
+        }
     }
 
     HostRequest toRequest() {

@@ -62,6 +62,18 @@ class HostApiTest extends ManagerTest {
     }
 
     @Test
+    void repeatingAPutKeepsTheVersion() throws Exception {
+        var id = createHost("esx-01");
+
+        for (int i = 0; i < 2; i++) {
+            mvc.perform(put("/api/v1/hosts/" + id).with(operator()).header("If-Match", "\"0\"")
+                            .contentType(MediaType.APPLICATION_JSON).content(hostJson("esx-01")))
+                    .andExpect(status().isOk())
+                    .andExpect(header().string("ETag", "\"0\""));
+        }
+    }
+
+    @Test
     void putWithAStaleETagIs412AndChangesNothing() throws Exception {
         var id = createHost("esx-01");
         mvc.perform(patch("/api/v1/hosts/" + id).with(operator()).contentType(MERGE_PATCH)
