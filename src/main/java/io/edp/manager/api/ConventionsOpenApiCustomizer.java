@@ -51,11 +51,12 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
     @Override
     public Operation customize(Operation operation, HandlerMethod handler) {
         // our controllers answer creates with 201 and deletes with 204, through ResponseEntity
-        if (handler.hasMethodAnnotation(PostMapping.class)) {
-            var created = operation.getResponses().remove("200").description("Created");
-            created.addHeaderObject("Location", new Header().description("URI of the new resource")
-                    .schema(new StringSchema().format("uri")));
-            operation.getResponses().addApiResponse("201", created);
+        var ok = operation.getResponses().get("200");
+        if (handler.hasMethodAnnotation(PostMapping.class) && ok != null) {
+            operation.getResponses().remove("200");
+            operation.getResponses().addApiResponse("201", ok.description("Created")
+                    .addHeaderObject("Location", new Header().description("URI of the new resource")
+                            .schema(new StringSchema().format("uri"))));
         }
         if (handler.hasMethodAnnotation(DeleteMapping.class)) {
             operation.getResponses().remove("200");
