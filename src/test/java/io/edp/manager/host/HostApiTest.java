@@ -62,6 +62,19 @@ class HostApiTest extends ManagerTest {
     }
 
     @Test
+    void aGetResponseCanBeSentBackAsAPut() throws Exception {
+        var id = createHost("esx-01");
+        var current = mvc.perform(get("/api/v1/hosts/" + id).with(viewer()))
+                .andReturn().getResponse().getContentAsString();
+
+        mvc.perform(put("/api/v1/hosts/" + id).with(operator()).contentType(MediaType.APPLICATION_JSON)
+                        .content(current.replace("192.0.2.11", "192.0.2.12")))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.managementAddress").value("192.0.2.12"))
+                .andExpect(jsonPath("$.id").value(id.toString()));
+    }
+
+    @Test
     void repeatingAPutKeepsTheVersion() throws Exception {
         var id = createHost("esx-01");
 
