@@ -1,0 +1,232 @@
+package io.edp.engine.mbuf;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * Flyweight over one 128-byte packet descriptor of an {@link MbufPool}: {@link #wrap(int)} points it at a
+ * buffer, getters and setters read the fields at their offsets. No Java object exists per packet.
+ *
+ * <p>Layout, two cache lines, as DPDK's {@code rte_mbuf_core.h}: the first line holds what RX, the fast path
+ * and TX touch for every packet; the second holds what the parser writes and the slow path reads.
+ * <pre>
+ * line 0 (fast path)                           line 1 (parse output, slow path)
+ *  off size field                               off size field
+ *    0   2  dataOffset  frame start in room      64  64 flowKey (parser-owned, see packet/)
+ *    2   2  port        ingress port
+ *    4   4  dataLength  frame bytes
+ *    8   4  rssHash     NIC hash of the 5-tuple
+ *   12   2  rxQueue     queue it arrived on
+ *   14   2  txQueue     queue it leaves on
+ *   16   4  packetType  parse result / drop reason
+ *   20   2  l3Offset    from frame start
+ *   22   2  l4Offset    from frame start
+ *   24   4  actionIndex decided action
+ *   28   4  flowHash    hash of the flow key
+ *   32   8  timestamp   rx time, ns
+ *   40  24  reserved
+ * </pre>
+ */
+public final class Mbuf {
+
+    public static final int DESCRIPTOR_BYTES = 128;
+
+    public static final int DATA_OFFSET_OFFSET = 0;
+    public static final int PORT_OFFSET = 2;
+    public static final int DATA_LENGTH_OFFSET = 4;
+    public static final int RSS_HASH_OFFSET = 8;
+    public static final int RX_QUEUE_OFFSET = 12;
+    public static final int TX_QUEUE_OFFSET = 14;
+    public static final int PACKET_TYPE_OFFSET = 16;
+    public static final int L3_OFFSET_OFFSET = 20;
+    public static final int L4_OFFSET_OFFSET = 22;
+    public static final int ACTION_INDEX_OFFSET = 24;
+    public static final int FLOW_HASH_OFFSET = 28;
+    public static final int TIMESTAMP_OFFSET = 32;
+    public static final int FLOW_KEY_OFFSET = 64;
+    public static final int FLOW_KEY_BYTES = 64;
+
+    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+
+    private final MbufPool pool;
+    private final MemorySegment descriptors;
+    private final MemorySegment dataRooms;
+    private long base;
+    private long room;
+    private int index = -1;
+
+    public Mbuf(MbufPool pool) {
+        this.pool = pool;
+        this.descriptors = pool.descriptors();
+        this.dataRooms = pool.dataRooms();
+    }
+
+    /** Clears the descriptor of a freshly allocated buffer: empty frame at the default headroom. */
+    static void reset(MbufPool pool, int index) {
+        MemorySegment d = pool.descriptors();
+        long at = pool.descriptorOffset(index);
+        for (int i = 0; i < FLOW_KEY_OFFSET; i += Long.BYTES) {
+            d.set(LONG, at + i, 0L);
+        }
+        d.set(SHORT, at + DATA_OFFSET_OFFSET, (short) MbufPool.HEADROOM_BYTES);
+    }
+
+    public Mbuf wrap(int index) {
+        this.index = index;
+        this.base = pool.descriptorOffset(index);
+        this.room = pool.dataRoomOffset(index);
+        return this;
+    }
+
+    public int index() {
+        return index;
+    }
+
+    public MbufPool pool() {
+        return pool;
+    }
+
+    /** The segment that holds the frame bytes; the frame starts at {@link #dataAddress()}. */
+    public MemorySegment data() {
+        return dataRooms;
+    }
+
+    /** Offset of the first frame byte within {@link #data()}. */
+    public long dataAddress() {
+        return room + dataOffset();
+    }
+
+    /** Offset of this buffer's flow key within {@link #descriptors()}. */
+    public long flowKeyAddress() {
+        return base + FLOW_KEY_OFFSET;
+    }
+
+    public MemorySegment descriptors() {
+        return descriptors;
+    }
+
+    public int dataOffset() {
+        return descriptors.get(SHORT, base + DATA_OFFSET_OFFSET);
+    }
+
+    public Mbuf dataOffset(int offset) {
+        descriptors.set(SHORT, base + DATA_OFFSET_OFFSET, (short) offset);
+        return this;
+    }
+
+    public int dataLength() {
+        return descriptors.get(INT, base + DATA_LENGTH_OFFSET);
+    }
+
+    public Mbuf dataLength(int length) {
+        descriptors.set(INT, base + DATA_LENGTH_OFFSET, length);
+        return this;
+    }
+
+    /** Room left after the frame for it to grow (e.g. a pushed VLAN tag uses headroom instead). */
+    public int tailroom() {
+        return MbufPool.DATA_ROOM_BYTES - dataOffset() - dataLength();
+    }
+
+    public int port() {
+        return Short.toUnsignedInt(descriptors.get(SHORT, base + PORT_OFFSET));
+    }
+
+    public Mbuf port(int port) {
+        descriptors.set(SHORT, base + PORT_OFFSET, (short) port);
+        return this;
+    }
+
+    public int rssHash() {
+        return descriptors.get(INT, base + RSS_HASH_OFFSET);
+    }
+
+    public Mbuf rssHash(int hash) {
+        descriptors.set(INT, base + RSS_HASH_OFFSET, hash);
+        return this;
+    }
+
+    public int rxQueue() {
+        return Short.toUnsignedInt(descriptors.get(SHORT, base + RX_QUEUE_OFFSET));
+    }
+
+    public Mbuf rxQueue(int queue) {
+        descriptors.set(SHORT, base + RX_QUEUE_OFFSET, (short) queue);
+        return this;
+    }
+
+    public int txQueue() {
+        return Short.toUnsignedInt(descriptors.get(SHORT, base + TX_QUEUE_OFFSET));
+    }
+
+    public Mbuf txQueue(int queue) {
+        descriptors.set(SHORT, base + TX_QUEUE_OFFSET, (short) queue);
+        return this;
+    }
+
+    public int packetType() {
+        return descriptors.get(INT, base + PACKET_TYPE_OFFSET);
+    }
+
+    public Mbuf packetType(int type) {
+        descriptors.set(INT, base + PACKET_TYPE_OFFSET, type);
+        return this;
+    }
+
+    public int l3Offset() {
+        return Short.toUnsignedInt(descriptors.get(SHORT, base + L3_OFFSET_OFFSET));
+    }
+
+    public Mbuf l3Offset(int offset) {
+        descriptors.set(SHORT, base + L3_OFFSET_OFFSET, (short) offset);
+        return this;
+    }
+
+    public int l4Offset() {
+        return Short.toUnsignedInt(descriptors.get(SHORT, base + L4_OFFSET_OFFSET));
+    }
+
+    public Mbuf l4Offset(int offset) {
+        descriptors.set(SHORT, base + L4_OFFSET_OFFSET, (short) offset);
+        return this;
+    }
+
+    public int actionIndex() {
+        return descriptors.get(INT, base + ACTION_INDEX_OFFSET);
+    }
+
+    public Mbuf actionIndex(int action) {
+        descriptors.set(INT, base + ACTION_INDEX_OFFSET, action);
+        return this;
+    }
+
+    public int flowHash() {
+        return descriptors.get(INT, base + FLOW_HASH_OFFSET);
+    }
+
+    public Mbuf flowHash(int hash) {
+        descriptors.set(INT, base + FLOW_HASH_OFFSET, hash);
+        return this;
+    }
+
+    public long timestamp() {
+        return descriptors.get(LONG, base + TIMESTAMP_OFFSET);
+    }
+
+    public Mbuf timestamp(long nanos) {
+        descriptors.set(LONG, base + TIMESTAMP_OFFSET, nanos);
+        return this;
+    }
+
+    /** Copies a frame into this buffer at the default headroom. */
+    public Mbuf copyFrom(MemorySegment source, long offset, int length) {
+        if (length > MbufPool.DATA_ROOM_BYTES - MbufPool.HEADROOM_BYTES) {
+            throw new IllegalArgumentException("frame of " + length + " bytes does not fit a data room");
+        }
+        dataOffset(MbufPool.HEADROOM_BYTES).dataLength(length);
+        MemorySegment.copy(source, offset, dataRooms, room + MbufPool.HEADROOM_BYTES, length);
+        return this;
+    }
+}

@@ -1,0 +1,103 @@
+package io.edp.engine.mbuf;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A preallocated off-heap slab of packet descriptors and their data rooms, like DPDK's mempool.
+ *
+ * <p>A packet is an {@code int} index into the slab; {@link Mbuf} is the flyweight that reads and writes a
+ * descriptor. Workers take and return buffers through their own {@link MbufCache}, so the shared free list
+ * is only touched in bulk. The descriptor stride is {@link Mbuf#DESCRIPTOR_BYTES} (EDP) or
+ * {@link PktHandle#DESCRIPTOR_BYTES} (LEGACY), so both layouts run the same work.
+ */
+public final class MbufPool implements AutoCloseable {
+
+    /** Bytes of packet data each buffer can hold, headroom included. */
+    public static final int DATA_ROOM_BYTES = 2048;
+    /** Space kept in front of the frame so a VLAN tag can be pushed without moving the payload. */
+    public static final int HEADROOM_BYTES = 128;
+    private static final int CACHE_LINE = 64;
+
+    private final Arena arena;
+    private final MemorySegment descriptors;
+    private final MemorySegment dataRooms;
+    private final int capacity;
+    private final int descriptorBytes;
+    private final int[] freeStack;
+    private int freeCount;
+
+    public MbufPool(int capacity, int descriptorBytes) {
+        if (capacity <= 0) {
+            throw new IllegalArgumentException("capacity must be positive: " + capacity);
+        }
+        if (descriptorBytes != Mbuf.DESCRIPTOR_BYTES && descriptorBytes != PktHandle.DESCRIPTOR_BYTES) {
+            throw new IllegalArgumentException("descriptor must be " + Mbuf.DESCRIPTOR_BYTES + " or "
+                    + PktHandle.DESCRIPTOR_BYTES + " bytes: " + descriptorBytes);
+        }
+        this.capacity = capacity;
+        this.descriptorBytes = descriptorBytes;
+        this.arena = Arena.ofShared();
+        this.descriptors = arena.allocate((long) capacity * descriptorBytes, CACHE_LINE);
+        this.dataRooms = arena.allocate((long) capacity * DATA_ROOM_BYTES, CACHE_LINE);
+        this.freeStack = new int[capacity];
+        for (int i = 0; i < capacity; i++) {
+            freeStack[i] = capacity - 1 - i;
+        }
+        this.freeCount = capacity;
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    public int descriptorBytes() {
+        return descriptorBytes;
+    }
+
+    /** The segment holding all descriptors; a descriptor starts at {@code index * descriptorBytes()}. */
+    public MemorySegment descriptors() {
+        return descriptors;
+    }
+
+    /** The segment holding all data rooms; a room starts at {@code dataRoomOffset(index)}. */
+    public MemorySegment dataRooms() {
+        return dataRooms;
+    }
+
+    public long descriptorOffset(int index) {
+        return (long) index * descriptorBytes;
+    }
+
+    public long dataRoomOffset(int index) {
+        return (long) index * DATA_ROOM_BYTES;
+    }
+
+    /** Moves up to {@code max} free buffers into {@code into[from..]}; returns how many were moved. */
+    public synchronized int takeBulk(int[] into, int from, int max) {
+        int n = Math.min(max, freeCount);
+        for (int i = 0; i < n; i++) {
+            into[from + i] = freeStack[--freeCount];
+        }
+        return n;
+    }
+
+    /** Returns {@code count} buffers from {@code from[offset..]} to the shared free list. */
+    public synchronized void returnBulk(int[] from, int offset, int count) {
+        if (freeCount + count > capacity) {
+            throw new IllegalStateException("more buffers returned than the pool holds");
+        }
+        System.arraycopy(from, offset, freeStack, freeCount, count);
+        freeCount += count;
+    }
+
+    /** Free buffers in the shared list (not counting those parked in worker caches). */
+    public synchronized int available() {
+        return freeCount;
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+}

@@ -1,0 +1,35 @@
+package io.edp.engine.nic;
+
+import io.edp.engine.mbuf.MbufCache;
+
+/**
+ * The boundary between the engine and packets: one port with numbered RX and TX queues, driven in bursts,
+ * as DPDK's {@code rte_eth_rx_burst}/{@code rte_eth_tx_burst}. A queue is polled by one worker at a time, so
+ * implementations need no locking per queue; different queues may be polled from different threads.
+ */
+public interface NicDriver extends AutoCloseable {
+
+    /** The largest burst a worker asks for. */
+    int MAX_BURST = 32;
+
+    String name();
+
+    int rxQueueCount();
+
+    int txQueueCount();
+
+    /**
+     * Receives up to {@code max} frames from {@code rxQueue} into buffers taken from {@code cache}; their
+     * indices go to {@code mbufs[0..n)}. Returns n (0 when the queue is empty or the pool is exhausted).
+     */
+    int rxBurst(int rxQueue, MbufCache cache, int[] mbufs, int max);
+
+    /**
+     * Transmits {@code mbufs[0..count)} on {@code txQueue}. Every buffer passed in is consumed: sent ones and
+     * those the queue could not take go back to {@code cache}. Returns how many were sent.
+     */
+    int txBurst(int txQueue, MbufCache cache, int[] mbufs, int count);
+
+    @Override
+    void close();
+}

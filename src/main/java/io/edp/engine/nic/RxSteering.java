@@ -1,0 +1,18 @@
+package io.edp.engine.nic;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * What a NIC's hardware does before a frame reaches a queue: NetQueue filters (destination MAC + VLAN to a
+ * VM's queue), a default queue, RSS over the 5-tuple. A loopback NIC asks its steering for each frame.
+ */
+public interface RxSteering {
+
+    /** The RX queue for the frame {@code frame[offset, offset + length)}. */
+    int rxQueue(MemorySegment frame, long offset, int length);
+
+    /** The hash the NIC reports with the frame (RSS hash), or 0 when the steering computes none. */
+    default int rxHash(MemorySegment frame, long offset, int length) {
+        return 0;
+    }
+}
