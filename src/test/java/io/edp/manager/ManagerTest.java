@@ -48,7 +48,7 @@ public abstract class ManagerTest {
 
     @BeforeEach
     void emptyInventory() {
-        jdbc.execute("TRUNCATE host CASCADE");
+        jdbc.execute("TRUNCATE host, edp_profile, firewall_rule, route CASCADE");
     }
 
     protected long rows(String table) {

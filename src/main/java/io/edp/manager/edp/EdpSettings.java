@@ -1,0 +1,119 @@
+package io.edp.manager.edp;
+
+import java.util.ArrayList;
+import java.util.Map;
+import java.util.TreeMap;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.edp.engine.Mode;
+import io.edp.manager.api.FieldProblem;
+import io.edp.manager.api.InvalidRequestException;
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+/**
+ * EDP settings of a host or a profile. Every field may be left out (null): a host's own value wins over its
+ * profile's, a profile's over the default ({@link #DEFAULTS}); see {@link #over}.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@Schema(description = "EDP settings; a field left out is inherited (host over profile over default)")
+public record EdpSettings(
+        @Schema(description = "Data-path mode: LEGACY, EDP_STANDARD or EDP_DEDICATED; NSX's ENS_INTERRUPT "
+                + "(= EDP_STANDARD) and ENS (= EDP_DEDICATED) are accepted, a bare STANDARD is ambiguous and refused",
+                example = "EDP_STANDARD")
+        String mode,
+        @Schema(description = "Worker threads (EDP_DEDICATED: lcores) per NUMA node id; default one on each NUMA node "
+                + "that has a physical NIC", example = "{\"0\": 2}")
+        Map<@NotNull @Min(0) Integer, @NotNull @Min(0) @Max(64) Integer> workersPerNumaNode,
+        @Schema(description = "Flow-cache entries per worker: a power of two, 4 to 524,288", example = "131072")
+        @Min(4) @Max(524_288) Integer flowCacheSize,
+        @Schema(description = "Staged expiry: a flow-cache entry lives a random time in [min, max] seconds",
+                example = "90")
+        @Min(1) @Max(86_400) Integer flowExpiryMinSeconds,
+        @Schema(example = "150")
+        @Min(1) @Max(86_400) Integer flowExpiryMaxSeconds,
+        @Schema(description = "Thread Load Balancer on or off", example = "true")
+        Boolean tlbEnabled,
+        @Schema(description = "TLB period in seconds", example = "4")
+        @Min(1) @Max(3_600) Integer tlbIntervalSeconds,
+        @Schema(description = "TLB rebalances when a worker is at or over this utilization", example = "70")
+        @Min(1) @Max(100) Integer tlbThresholdPercent,
+        @Schema(description = "A new queue assignment is applied only if it lowers the peak load by this much",
+                example = "25")
+        @Min(0) @Max(100) Integer tlbImprovementPercent,
+        @Schema(description = "Reserved: DFW rule-hit logging", example = "false")
+        Boolean telemetryDfwLogging,
+        @Schema(description = "Reserved: IPFIX flow export", example = "false")
+        Boolean telemetryIpfix) {
+
+    /** The seed's defaults; workersPerNumaNode stays null: it depends on the host's NICs. */
+    public static final EdpSettings DEFAULTS = new EdpSettings(Mode.LEGACY.name(), null, 131_072, 90, 150, true, 4, 70,
+            25, false, false);
+
+    static final EdpSettings NONE = new EdpSettings(null, null, null, null, null, null, null, null, null, null, null);
+
+    /** These settings where set, {@code base}'s elsewhere. */
+    public EdpSettings over(EdpSettings base) {
+        return new EdpSettings(
+                mode != null ? mode : base.mode,
+                workersPerNumaNode != null ? workersPerNumaNode : base.workersPerNumaNode,
+                flowCacheSize != null ? flowCacheSize : base.flowCacheSize,
+                flowExpiryMinSeconds != null ? flowExpiryMinSeconds : base.flowExpiryMinSeconds,
+                flowExpiryMaxSeconds != null ? flowExpiryMaxSeconds : base.flowExpiryMaxSeconds,
+                tlbEnabled != null ? tlbEnabled : base.tlbEnabled,
+                tlbIntervalSeconds != null ? tlbIntervalSeconds : base.tlbIntervalSeconds,
+                tlbThresholdPercent != null ? tlbThresholdPercent : base.tlbThresholdPercent,
+                tlbImprovementPercent != null ? tlbImprovementPercent : base.tlbImprovementPercent,
+                telemetryDfwLogging != null ? telemetryDfwLogging : base.telemetryDfwLogging,
+                telemetryIpfix != null ? telemetryIpfix : base.telemetryIpfix);
+    }
+
+    /** The mode as the engine knows it; only call on checked settings. */
+    public Mode engineMode() {
+        return Mode.valueOf(mode);
+    }
+
+    /**
+     * Checks what Bean Validation cannot (mode names, power of two, the expiry window) and returns the settings with
+     * the mode in its canonical name, or throws 400 listing every bad field under {@code prefix}.
+     */
+    EdpSettings checked(String prefix) {
+        var problems = new ArrayList<FieldProblem>();
+        String canonicalMode = mode;
+        if (mode != null) {
+            try {
+                canonicalMode = Mode.parse(mode).name();
+            } catch (IllegalArgumentException e) {
+                problems.add(new FieldProblem(prefix + "mode", e.getMessage()));
+            }
+        }
+        if (flowCacheSize != null && Integer.bitCount(flowCacheSize) != 1) {
+            problems.add(new FieldProblem(prefix + "flowCacheSize",
+                    "must be a power of two between 4 and 524288: " + flowCacheSize));
+        }
+        if (flowExpiryMinSeconds != null && flowExpiryMaxSeconds != null
+                && flowExpiryMinSeconds > flowExpiryMaxSeconds) {
+            problems.add(new FieldProblem(prefix + "flowExpiryMinSeconds",
+                    "must not exceed flowExpiryMaxSeconds (" + flowExpiryMaxSeconds + "): " + flowExpiryMinSeconds));
+        }
+        if (workersPerNumaNode != null && workers(workersPerNumaNode) < 1) {
+            problems.add(new FieldProblem(prefix + "workersPerNumaNode", "needs at least one worker"));
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidRequestException(problems);
+        }
+        return new EdpSettings(canonicalMode, workersPerNumaNode == null ? null : new TreeMap<>(workersPerNumaNode),
+                flowCacheSize, flowExpiryMinSeconds, flowExpiryMaxSeconds, tlbEnabled, tlbIntervalSeconds,
+                tlbThresholdPercent, tlbImprovementPercent, telemetryDfwLogging, telemetryIpfix);
+    }
+
+    private static int workers(Map<Integer, Integer> perNode) {
+        int n = 0;
+        for (var count : perNode.values()) {
+            n += count == null ? 0 : count;
+        }
+        return n;
+    }
+}

@@ -1,0 +1,32 @@
+package io.edp.manager.firewall;
+
+import java.util.List;
+
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+
+/** A distributed-firewall rule as clients create or replace it. */
+@Schema(description = "A distributed-firewall rule; rules are evaluated by ascending priority (then id), first match "
+        + "decides, for the first packet of a connection")
+public record FirewallRuleRequest(
+        @Schema(example = "block-telnet") @NotBlank @Size(max = 80) String name,
+        @Schema(description = "Evaluation order: lower first", example = "100") @NotNull @Min(0) Integer priority,
+        @Schema(description = "Source CIDR (IPv4 or IPv6), a bare address, or any", example = "10.0.0.0/8")
+        @NotBlank @Size(max = 50) String source,
+        @Schema(description = "Destination CIDR (IPv4 or IPv6), a bare address, or any", example = "any")
+        @NotBlank @Size(max = 50) String destination,
+        @Schema(description = "ANY, TCP, UDP, ICMP or ICMPV6", example = "TCP") @NotBlank String protocol,
+        @Schema(description = "TCP/UDP source ports: a port or a range from-to; left out: any", example = "1024-65535")
+        String sourcePorts,
+        @Schema(description = "TCP/UDP destination ports: a port or a range from-to; left out: any", example = "23")
+        String destinationPorts,
+        @Schema(description = "ALLOW, DROP or REJECT", example = "DROP") @NotBlank String action,
+        @ArraySchema(arraySchema = @Schema(description = "Where the rule applies: virtual NIC MACs or physical NIC "
+                + "names; left out or empty: everywhere. On a host with none of them the rule is not installed"),
+                schema = @Schema(example = "00:50:56:aa:bb:01"))
+        List<@NotBlank @Size(max = 63) String> appliedTo) {
+}

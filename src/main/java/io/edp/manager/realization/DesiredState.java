@@ -1,0 +1,176 @@
+package io.edp.manager.realization;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+
+import io.edp.engine.AdapterType;
+import io.edp.engine.EngineConfig;
+import io.edp.engine.FlowCacheConfig;
+import io.edp.engine.VnicConfig;
+import io.edp.engine.nic.PortConfig;
+import io.edp.engine.slowpath.FirewallRule;
+import io.edp.engine.slowpath.Route;
+import io.edp.engine.slowpath.Verdict;
+import io.edp.manager.edp.EdpSettings;
+import io.edp.manager.edp.HostEdpService;
+import io.edp.manager.firewall.FirewallRuleResponse;
+import io.edp.manager.firewall.FirewallRuleService;
+import io.edp.manager.routing.RouteService;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * Builds a host's engine configuration from the database: its inventory (physical NICs become ports with their RX
+ * queues, each VM's virtual NIC a VM port), its effective EDP settings, and the global firewall rules and routes
+ * that apply to it. Ports are numbered physical NICs first (by name), then virtual NICs (by VM name, then MAC).
+ */
+@Component
+@EnableConfigurationProperties(EngineProperties.class)
+class DesiredState {
+
+    private final JdbcClient jdbc;
+    private final HostEdpService edp;
+    private final FirewallRuleService firewall;
+    private final RouteService routing;
+    private final EngineProperties engines;
+
+    DesiredState(JdbcClient jdbc, HostEdpService edp, FirewallRuleService firewall, RouteService routing,
+                 EngineProperties engines) {
+        this.jdbc = jdbc;
+        this.edp = edp;
+        this.firewall = firewall;
+        this.routing = routing;
+        this.engines = engines;
+    }
+
+    private record PhysicalPort(String name, int numaNode, int rxQueues, String driver, String interfaceName,
+                                String pcapInput, String pcapOutput) {
+    }
+
+    private record VirtualPort(String vm, int numaNode, String mac, int vlan, String adapter, int rxQueues) {
+    }
+
+    /**
+     * What host {@code hostId} should run at {@code generation}; empty if the host is gone.
+     *
+     * @throws IllegalArgumentException when the settings do not make a valid engine configuration
+     */
+    Optional<HostDataPath> read(UUID hostId, long generation) {
+        var name = jdbc.sql("SELECT name FROM host WHERE id = :id").param("id", hostId).query(String.class).optional();
+        var settings = edp.effective(hostId);
+        if (name.isEmpty() || settings.isEmpty()) {
+            return Optional.empty();
+        }
+        var physical = jdbc.sql("""
+                        SELECT name, numa_node, rx_queues, driver_kind, interface_name, pcap_input_file,
+                               pcap_output_file FROM physical_nic WHERE host_id = :id ORDER BY name""")
+                .param("id", hostId)
+                .query((rs, i) -> new PhysicalPort(rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getString(4),
+                        rs.getString(5), rs.getString(6), rs.getString(7)))
+                .list();
+        var virtual = jdbc.sql("""
+                        SELECT vm.name, vm.numa_node, n.mac, n.vlan, n.adapter_type, n.rx_queues
+                          FROM virtual_nic n JOIN vm ON vm.id = n.vm_id
+                         WHERE n.host_id = :id ORDER BY vm.name, n.mac""")
+                .param("id", hostId)
+                .query((rs, i) -> new VirtualPort(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getInt(4),
+                        rs.getString(5), rs.getInt(6)))
+                .list();
+        if (physical.isEmpty() && virtual.isEmpty()) {
+            return Optional.of(new HostDataPath(hostId, name.get(), generation, null));
+        }
+        return Optional.of(new HostDataPath(hostId, name.get(), generation,
+                engineConfig(settings.get(), physical, virtual)));
+    }
+
+    private EngineConfig engineConfig(EdpSettings settings, List<PhysicalPort> physical, List<VirtualPort> virtual) {
+        var workers = settings.workersPerNumaNode() != null ? settings.workersPerNumaNode()
+                : defaultWorkers(physical, virtual);
+        int workerCount = workers.values().stream().mapToInt(Integer::intValue).sum();
+        int txQueues = Math.clamp(workerCount, 1, 64);
+        var config = EngineConfig.builder()
+                .mode(settings.engineMode())
+                .flowCache(new FlowCacheConfig(settings.flowCacheSize(),
+                        Duration.ofSeconds(settings.flowExpiryMinSeconds()),
+                        Duration.ofSeconds(settings.flowExpiryMaxSeconds())))
+                .mbufs(engines.mbufs())
+                .conntrackCapacity(engines.conntrackCapacity());
+        workers.forEach(config::workers);
+        // names and MACs the rules' appliedTo and the routes' output refer to, with their port ids
+        Map<String, Integer> portIds = new HashMap<>();
+        Map<String, Integer> uplinks = new HashMap<>();
+        int port = 0;
+        for (var nic : physical) {
+            config.port(new PortConfig(port, nic.name(), nic.numaNode(), nic.rxQueues(), txQueues, nic.driver(),
+                    driverOptions(nic)));
+            portIds.put(nic.name(), port);
+            uplinks.put(nic.name(), port++);
+        }
+        Map<String, Integer> vnicsPerVm = new TreeMap<>();
+        for (var nic : virtual) {
+            var portName = nic.vm() + "-eth" + vnicsPerVm.merge(nic.vm(), 1, Integer::sum);
+            config.port(PortConfig.loopback(port, portName, nic.numaNode(), nic.rxQueues(), txQueues));
+            config.vnic(new VnicConfig(portName, nic.vm(), port, nic.mac(), nic.vlan(),
+                    AdapterType.valueOf(nic.adapter())));
+            portIds.put(nic.mac(), port++);
+        }
+        for (var rule : firewall.all()) {
+            engineRule(rule, portIds).ifPresent(config::rule);
+        }
+        for (var route : routing.all()) {
+            var output = uplinks.get(route.output());
+            if (output != null) {
+                config.route(new Route(route.prefix(), route.nextHopMac(), output, route.vlan()));
+            }
+        }
+        return config.build();
+    }
+
+    /** One worker on each NUMA node that has a physical NIC (else on the first VM's node). */
+    private static Map<Integer, Integer> defaultWorkers(List<PhysicalPort> physical, List<VirtualPort> virtual) {
+        Map<Integer, Integer> workers = new TreeMap<>();
+        physical.forEach(nic -> workers.put(nic.numaNode(), 1));
+        if (workers.isEmpty()) {
+            workers.put(virtual.getFirst().numaNode(), 1);
+        }
+        return workers;
+    }
+
+    private static Map<String, String> driverOptions(PhysicalPort nic) {
+        Map<String, String> options = new TreeMap<>();
+        if (nic.interfaceName() != null) {
+            options.put("interface", nic.interfaceName());
+        }
+        if (nic.pcapInput() != null) {
+            options.put("rxFile", nic.pcapInput());
+        }
+        if (nic.pcapOutput() != null) {
+            options.put("txFile", nic.pcapOutput());
+        }
+        return options;
+    }
+
+    /** The rule as this host's engine runs it; empty when it applies only to ports the host does not have. */
+    private static Optional<FirewallRule> engineRule(FirewallRuleResponse rule, Map<String, Integer> portIds) {
+        var appliedTo = new HashSet<Integer>();
+        for (var target : rule.appliedTo()) {
+            var id = portIds.get(target);
+            if (id != null) {
+                appliedTo.add(id);
+            }
+        }
+        if (!rule.appliedTo().isEmpty() && appliedTo.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new FirewallRule(Math.toIntExact(rule.id()), rule.source(), rule.destination(),
+                rule.protocol().number(), rule.sourcePortRange(), rule.destinationPortRange(), appliedTo,
+                Verdict.valueOf(rule.action())));
+    }
+}

@@ -1,0 +1,17 @@
+package io.edp.manager.realization;
+
+import java.util.UUID;
+
+import io.edp.engine.Engine;
+
+/** Published when an embedded engine starts or stops, so that metrics can follow the engines. */
+public sealed interface EngineLifecycle {
+
+    UUID hostId();
+
+    record Started(UUID hostId, String hostName, Engine engine) implements EngineLifecycle {
+    }
+
+    record Stopped(UUID hostId, Engine engine) implements EngineLifecycle {
+    }
+}

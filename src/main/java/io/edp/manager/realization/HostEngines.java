@@ -1,0 +1,30 @@
+package io.edp.manager.realization;
+
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+import io.edp.engine.Engine;
+
+/**
+ * The manager's side of the engines: where desired state is pushed. {@link EmbeddedEngines} runs them in this
+ * process; an agent on a real host would implement the same two writes over HTTP.
+ */
+public interface HostEngines {
+
+    /**
+     * Makes the host's engine run {@code desired}. Idempotent: pushing what already runs changes nothing.
+     *
+     * @throws RuntimeException when the engine cannot take the configuration; the message says why
+     */
+    void push(HostDataPath desired);
+
+    /** Stops and forgets the host's engine, if it has one. */
+    void remove(UUID hostId);
+
+    /** Hosts that have an engine here. */
+    Set<UUID> hosts();
+
+    /** The host's engine when it runs in this process: statistics and traffic read it directly. */
+    Optional<Engine> engine(UUID hostId);
+}

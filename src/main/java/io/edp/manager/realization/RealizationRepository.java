@@ -1,0 +1,127 @@
+package io.edp.manager.realization;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The host_realization table: claims with row locks ({@code FOR UPDATE SKIP LOCKED}, so replicas sharing the
+ * database never claim the same host) and leases (so a claimed host shows IN_PROGRESS without a transaction held
+ * open during the push). Callers run these in transactions.
+ */
+@Repository
+class RealizationRepository {
+
+    private static final String STATUS = """
+            SELECT host_id, desired_generation, realized_generation, state, failure_reason, attempts,
+                   last_attempt_at, last_success_at, next_attempt_at FROM host_realization""";
+
+    private final JdbcClient jdbc;
+
+    RealizationRepository(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    record Claim(UUID hostId, long generation) {
+    }
+
+    /** Locks and leases one host whose desired generation is ahead and whose retry is due. */
+    Optional<Claim> claimDue(Duration lease) {
+        return jdbc.sql("""
+                        SELECT host_id, desired_generation FROM host_realization
+                         WHERE realized_generation < desired_generation AND next_attempt_at <= now()
+                           AND (lease_until IS NULL OR lease_until < now())
+                         ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED""")
+                .query((rs, i) -> new Claim(rs.getObject(1, UUID.class), rs.getLong(2)))
+                .optional()
+                .map(claim -> lease(claim, lease));
+    }
+
+    /** Locks and leases host {@code hostId} whatever its generations: the start-up rebuild of its engine. */
+    Optional<Claim> claim(UUID hostId, Duration lease) {
+        return jdbc.sql("SELECT host_id, desired_generation FROM host_realization WHERE host_id = :id "
+                        + "FOR UPDATE SKIP LOCKED")
+                .param("id", hostId)
+                .query((rs, i) -> new Claim(rs.getObject(1, UUID.class), rs.getLong(2)))
+                .optional()
+                .map(claim -> lease(claim, lease));
+    }
+
+    private Claim lease(Claim claim, Duration lease) {
+        jdbc.sql("UPDATE host_realization SET state = 'IN_PROGRESS', last_attempt_at = now(), "
+                        + "lease_until = now() + :lease * interval '1 millisecond' WHERE host_id = :id")
+                .param("id", claim.hostId()).param("lease", lease.toMillis()).update();
+        return claim;
+    }
+
+    /** The engine runs {@code generation}: SUCCESS, unless a change arrived meanwhile (then PENDING again). */
+    void succeeded(UUID hostId, long generation) {
+        jdbc.sql("""
+                        UPDATE host_realization
+                           SET realized_generation = GREATEST(realized_generation, :generation),
+                               state = CASE WHEN GREATEST(realized_generation, :generation) >= desired_generation
+                                            THEN 'SUCCESS' ELSE 'PENDING' END,
+                               failure_reason = NULL, attempts = 0, lease_until = NULL, last_success_at = now(),
+                               next_attempt_at = now()
+                         WHERE host_id = :id""")
+                .param("id", hostId).param("generation", generation).update();
+    }
+
+    /**
+     * The push failed: FAILED with the reason, retried after {@code retryInitial} doubled per earlier failure, at
+     * most {@code retryMax}. {@code engineLost}: the host runs nothing now (a failed rebuild), so nothing counts as
+     * realized and the retry is due whatever the generations say.
+     */
+    void failed(UUID hostId, String reason, boolean engineLost, Duration retryInitial, Duration retryMax) {
+        jdbc.sql("""
+                        UPDATE host_realization
+                           SET state = 'FAILED', failure_reason = :reason, attempts = attempts + 1, lease_until = NULL,
+                               realized_generation = CASE WHEN :lost THEN 0 ELSE realized_generation END,
+                               next_attempt_at = now() + LEAST(:max, :initial * power(2, LEAST(attempts, 30)))
+                                                 * interval '1 millisecond'
+                         WHERE host_id = :id""")
+                .param("id", hostId)
+                .param("reason", reason.length() > 1000 ? reason.substring(0, 1000) : reason)
+                .param("lost", engineLost)
+                .param("initial", retryInitial.toMillis())
+                .param("max", retryMax.toMillis())
+                .update();
+    }
+
+    List<UUID> hostIds() {
+        return jdbc.sql("SELECT host_id FROM host_realization").query(UUID.class).list();
+    }
+
+    Optional<RealizationStatus> status(UUID hostId) {
+        return jdbc.sql(STATUS + " WHERE host_id = :id").param("id", hostId).query(RealizationRepository::row)
+                .optional();
+    }
+
+    List<RealizationStatus> page(long offset, int limit) {
+        return jdbc.sql(STATUS + " ORDER BY host_id LIMIT :limit OFFSET :offset")
+                .param("limit", limit).param("offset", offset).query(RealizationRepository::row).list();
+    }
+
+    long count() {
+        return jdbc.sql("SELECT count(*) FROM host_realization").query(Long.class).single();
+    }
+
+    private static RealizationStatus row(ResultSet rs, int rowNum) throws SQLException {
+        return new RealizationStatus(rs.getObject("host_id", UUID.class), rs.getLong("desired_generation"),
+                rs.getLong("realized_generation"), RealizationState.valueOf(rs.getString("state")),
+                rs.getString("failure_reason"), rs.getInt("attempts"), instant(rs.getTimestamp("last_attempt_at")),
+                instant(rs.getTimestamp("last_success_at")), instant(rs.getTimestamp("next_attempt_at")));
+    }
+
+    private static Instant instant(Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
+    }
+}
