@@ -7,10 +7,12 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import java.util.UUID;
 
 import com.jayway.jsonpath.JsonPath;
+import io.edp.manager.realization.FaultInjection;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.web.servlet.MockMvc;
@@ -30,8 +32,13 @@ import org.springframework.test.web.servlet.request.RequestPostProcessor;
         "edp.security.operator.user=" + ManagerTest.OPERATOR,
         "edp.security.operator.password={noop}" + ManagerTest.OPERATOR_PASSWORD,
         "edp.security.viewer.user=" + ManagerTest.VIEWER,
-        "edp.security.viewer.password={noop}" + ManagerTest.VIEWER_PASSWORD})
+        "edp.security.viewer.password={noop}" + ManagerTest.VIEWER_PASSWORD,
+        // failed pushes are retried soon, so that tests see the recovery quickly
+        "edp.realization.retry-initial=100ms",
+        "edp.realization.retry-max=500ms",
+        "edp.engines.mbufs=4096"})
 @AutoConfigureMockMvc
+@Import(FaultInjection.class)
 public abstract class ManagerTest {
 
     protected static final String OPERATOR = "test-operator";

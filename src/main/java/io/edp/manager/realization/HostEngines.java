@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.UUID;
 
 import io.edp.engine.Engine;
+import io.edp.manager.api.NotFoundException;
 
 /**
  * The manager's side of the engines: where desired state is pushed. {@link EmbeddedEngines} runs them in this
@@ -27,4 +28,10 @@ public interface HostEngines {
 
     /** The host's engine when it runs in this process: statistics and traffic read it directly. */
     Optional<Engine> engine(UUID hostId);
+
+    /** The host's engine, or 404: statistics and traffic need one running. */
+    default Engine require(UUID hostId) {
+        return engine(hostId).orElseThrow(() -> new NotFoundException("Host " + hostId + " has no running engine "
+                + "here (no such host, no NICs yet, or its first push has not happened; see its realization)"));
+    }
 }

@@ -1,0 +1,24 @@
+package io.edp.manager.stats;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+
+@Schema(description = "Flow caches of a host's engine, per worker, at one instant")
+record FlowCacheReport(
+        @Schema(description = "When the snapshot was taken") Instant takenAt,
+        @Schema(description = "The engine's own configuration generation", example = "3") int engineGeneration,
+        @Schema(example = "EDP_STANDARD") String mode,
+        @Schema(description = "Summed over workers") FlowCacheCounters total,
+        @Schema(description = "Workers per occupancy bucket (0, 25, 50, 75, 90, 95 %)",
+                example = "{\"0\": 2, \"25\": 0, \"50\": 0, \"75\": 0, \"90\": 0, \"95\": 0}")
+        Map<String, Integer> occupancy,
+        List<WorkerFlowCache> workers) {
+
+    @Schema(description = "One worker's flow cache")
+    record WorkerFlowCache(@Schema(example = "0") int worker, @Schema(example = "0") int numaNode,
+                           FlowCacheCounters counters) {
+    }
+}

@@ -1,0 +1,12 @@
+package io.edp.manager.stats;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+
+@Schema(description = "A cached flow with its counters and action")
+record FlowEntry(@Schema(example = "0") int worker,
+                 @Schema(description = "The flow key", example = "port 0 vlan 0 udp 10.0.0.7:1031 -> 10.128.0.1:5001")
+                 String flow,
+                 @Schema(example = "12345") long packets,
+                 @Schema(example = "790080") long bytes,
+                 @Schema(example = "output port 1") String action) {
+}

@@ -1,0 +1,98 @@
+package io.edp.manager.stats;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+import io.edp.engine.EngineStats;
+import io.edp.manager.api.PageParams;
+import io.edp.manager.api.PageResponse;
+import io.edp.manager.realization.HostEngines;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
+import org.springdoc.core.annotations.ParameterObject;
+import org.springframework.data.domain.PageImpl;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping(path = "/api/v1/hosts/{hostId}/stats", produces = MediaType.APPLICATION_JSON_VALUE)
+@Tag(name = "Statistics", description = "Counters of a host's engine; each answer is one snapshot and says when it "
+        + "was taken. 404 while the host runs no engine.")
+class StatsController {
+
+    private final HostEngines engines;
+
+    StatsController(HostEngines engines) {
+        this.engines = engines;
+    }
+
+    @GetMapping("/flow-cache")
+    @Operation(operationId = "getFlowCacheStats", summary = "Flow cache per worker",
+            description = "Hits, misses, slow-path packets, insertions and their failures, evictions, expirations, "
+                    + "revalidations, entries, capacity and occupancy (with NSX's 0/25/50/75/90/95 % buckets).")
+    FlowCacheReport flowCache(@PathVariable UUID hostId) {
+        var stats = engines.require(hostId).stats();
+        var occupancy = new LinkedHashMap<String, Integer>();
+        for (int bucket : FlowCacheCounters.BUCKETS) {
+            occupancy.put(Integer.toString(bucket), 0);
+        }
+        var workers = stats.workers().stream().map(w -> new FlowCacheReport.WorkerFlowCache(w.id(), w.numaNode(),
+                FlowCacheCounters.of(w.flowCache()))).toList();
+        workers.forEach(w -> occupancy.merge(Integer.toString(w.counters().occupancyBucket()), 1, Integer::sum));
+        return new FlowCacheReport(stats.takenAt(), stats.generation(), stats.mode().name(),
+                FlowCacheCounters.of(stats.flowCache()), occupancy, workers);
+    }
+
+    @PostMapping("/flow-cache/flush")
+    @Operation(operationId = "flushFlowCaches", summary = "Empty every worker's flow cache",
+            description = "The next packet of each flow runs the IOChain again.")
+    ResponseEntity<Void> flush(@PathVariable UUID hostId) {
+        engines.require(hostId).flushFlowCaches();
+        return ResponseEntity.noContent().build();
+    }
+
+    @GetMapping("/threads")
+    @Operation(operationId = "getThreadStats", summary = "Worker threads: NUMA node, utilization, queues, packets")
+    ThreadReport threads(@PathVariable UUID hostId) {
+        var stats = engines.require(hostId).stats();
+        return new ThreadReport(stats.takenAt(), stats.mode().name(), stats.workers().stream()
+                .map(StatsController::thread).toList());
+    }
+
+    private static ThreadReport.WorkerThread thread(EngineStats.WorkerStats w) {
+        return new ThreadReport.WorkerThread(w.id(), w.numaNode(), (int) (w.utilization() * 100), w.busyNanos(),
+                w.wallNanos(), w.rxPackets(), w.txPackets(), w.ioChainPackets(), w.iterations(), w.queues());
+    }
+
+    @GetMapping("/nic-queues")
+    @Operation(operationId = "getNicQueueStats", summary = "Ports and their RX queues: load and owning worker")
+    NicQueueReport nicQueues(@PathVariable UUID hostId) {
+        var stats = engines.require(hostId).stats();
+        return new NicQueueReport(stats.takenAt(),
+                stats.ports().stream().map(p -> new NicQueueReport.Port(p.id(), p.name(), p.numaNode(),
+                        p.rxPackets(), p.rxBytes(), p.txPackets(), p.txBytes())).toList(),
+                stats.queues().stream().map(q -> new NicQueueReport.Queue(q.port(), q.queue(), q.numaNode(),
+                        q.worker(), q.packets(), q.bytes(), q.busyNanos())).toList());
+    }
+
+    @GetMapping("/flows")
+    @Operation(operationId = "listTopFlows", summary = "Top flows by packets, over every worker's flow cache",
+            description = "Paged; totalElements counts the cached entries.")
+    PageResponse<FlowEntry> topFlows(@PathVariable UUID hostId, @ParameterObject @Valid PageParams paging) {
+        var engine = engines.require(hostId);
+        var pageable = paging.toPageable(Set.of("packets"), "packets");
+        int upTo = Math.toIntExact(pageable.getOffset() + pageable.getPageSize());
+        var top = engine.topFlows(upTo);
+        List<FlowEntry> page = top.subList((int) Math.min(pageable.getOffset(), top.size()), top.size()).stream()
+                .map(f -> new FlowEntry(f.worker(), f.flow(), f.packets(), f.bytes(), f.action())).toList();
+        return PageResponse.of(new PageImpl<>(page, pageable, engine.stats().flowCache().entries()));
+    }
+}

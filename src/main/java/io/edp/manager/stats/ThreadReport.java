@@ -1,0 +1,29 @@
+package io.edp.manager.stats;
+
+import java.time.Instant;
+import java.util.List;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+
+@Schema(description = "Worker threads (EnsNetWorld / lcores) of a host's engine at one instant")
+record ThreadReport(
+        @Schema(description = "When the snapshot was taken") Instant takenAt,
+        @Schema(example = "EDP_STANDARD") String mode,
+        List<WorkerThread> workers) {
+
+    @Schema(description = "One worker thread")
+    record WorkerThread(
+            @Schema(example = "0") int worker,
+            @Schema(example = "0") int numaNode,
+            @Schema(description = "Busy share of its life so far, percent (rounded down)", example = "42")
+            int utilizationPercent,
+            @Schema(description = "Time in non-empty bursts", example = "4200000000") long busyNanos,
+            @Schema(description = "Time since it started", example = "10000000000") long wallNanos,
+            @Schema(example = "1000000") long rxPackets,
+            @Schema(example = "1000000") long txPackets,
+            @Schema(description = "Packets that ran the IOChain", example = "10000") long ioChainPackets,
+            @Schema(example = "500000") long iterations,
+            @Schema(description = "RX queues it polls, as port/queue", example = "[\"0/0\", \"0/1\"]")
+            List<String> queues) {
+    }
+}
