@@ -90,9 +90,13 @@ public abstract class ManagerTest {
 
     /** POSTs as the operator, expects 201, returns the new resource's id. */
     protected UUID create(String path, String json) throws Exception {
-        var body = mvc.perform(post(path).with(operator()).contentType(MediaType.APPLICATION_JSON).content(json))
+        return UUID.fromString(JsonPath.read(created(path, json), "$.id"));
+    }
+
+    /** POSTs as the operator, expects 201, returns the body. */
+    protected String created(String path, String json) throws Exception {
+        return mvc.perform(post(path).with(operator()).contentType(MediaType.APPLICATION_JSON).content(json))
                 .andExpect(status().isCreated())
                 .andReturn().getResponse().getContentAsString();
-        return UUID.fromString(JsonPath.read(body, "$.id"));
     }
 }
