@@ -1,0 +1,83 @@
+package io.edp.manager.stats;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+import com.jayway.jsonpath.JsonPath;
+import io.edp.manager.ManagerTest;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.MediaType;
+
+class StatsApiTest extends ManagerTest {
+
+    @Test
+    void topFlowsFlushAndPrometheusFollowTheHostsEngine() throws Exception {
+        var hostId = createHost("esx-metrics");
+        create("/api/v1/hosts/" + hostId + "/pnics", """
+                {"name": "vmnic0", "numaNode": 0, "speedMbps": 25000, "rxQueues": 1, "rss": false,
+                 "driver": {"kind": "loopback"}}""");
+        var vm = createVm(hostId, "web");
+        create("/api/v1/hosts/" + hostId + "/vms/" + vm + "/vnics", """
+                {"mac": "00:50:56:aa:bb:01", "vlan": 0, "adapterType": "VMXNET3", "rxQueues": 1}""");
+        mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put(
+                        "/api/v1/hosts/" + hostId + "/edp").with(operator()).contentType(MediaType.APPLICATION_JSON)
+                .content("{\"settings\": {\"mode\": \"EDP_STANDARD\"}}")).andExpect(status().isOk());
+        awaitTrue("the fast path to run", () -> body("/api/v1/hosts/" + hostId + "/stats/flow-cache")
+                .contains("\"mode\":\"EDP_STANDARD\""));
+
+        mvc.perform(post("/api/v1/hosts/" + hostId + "/traffic").with(operator())
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("""
+                                {"nic": "vmnic0", "flows": 100, "packets": 10000,
+                                 "destinationMac": "00:50:56:aa:bb:01"}"""))
+                .andExpect(status().isCreated());
+        awaitTrue("10,000 frames at the VM", () -> JsonPath.<Integer>read(
+                body("/api/v1/hosts/" + hostId + "/traffic"), "$.received") == 10_000);
+
+        mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/flows?size=5").with(viewer()))
+                .andExpect(jsonPath("$.items.length()").value(5))
+                .andExpect(jsonPath("$.items[0].packets").value(100))
+                .andExpect(jsonPath("$.page.totalElements").value(100));
+        mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/threads").with(viewer()))
+                .andExpect(jsonPath("$.takenAt").exists())
+                .andExpect(jsonPath("$.workers[0].rxPackets").value(10_000));
+        var prometheus = body("/actuator/prometheus");
+        assertThat(prometheus).containsPattern(
+                "edp_flowcache_hits_total\\{host=\"esx-metrics\",host_id=\"" + hostId + "\",worker=\"0\"} 9900");
+
+        mvc.perform(post("/api/v1/hosts/" + hostId + "/stats/flow-cache/flush").with(operator()))
+                .andExpect(status().isNoContent());
+        mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/flow-cache").with(viewer()))
+                .andExpect(jsonPath("$.total.entries").value(0));
+
+        mvc.perform(delete("/api/v1/hosts/" + hostId).with(operator())).andExpect(status().isNoContent());
+        awaitTrue("the host's metrics to go", () -> !body("/actuator/prometheus").contains(hostId.toString()));
+        mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/threads").with(viewer()))
+                .andExpect(status().isNotFound());
+    }
+
+    private String body(String path) throws Exception {
+        return mvc.perform(get(path).with(viewer())).andReturn().getResponse().getContentAsString();
+    }
+
+    interface Check {
+        boolean holds() throws Exception;
+    }
+
+    private static void awaitTrue(String what, Check check) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!check.holds()) {
+            assertThat(System.nanoTime()).as("timed out waiting for %s", what).isLessThan(deadline);
+            LockSupport.parkNanos(10_000_000);
+        }
+    }
+}
