@@ -1,6 +1,7 @@
 package io.edp;
 
 import io.edp.bench.BenchCommand;
+import io.edp.bench.PushBenchmark;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
@@ -8,6 +9,10 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 public class EdpApplication {
 
     public static void main(String[] args) {
+        // bench push measures the manager itself, so it starts Spring in-process
+        if (args.length > 1 && args[0].equals("bench") && args[1].equals("push")) {
+            System.exit(PushBenchmark.run(System.out));
+        }
         // plain-Java commands run without starting Spring
         if (args.length > 0 && args[0].equals("bench")) {
             System.exit(BenchCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length)));
