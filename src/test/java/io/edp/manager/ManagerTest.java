@@ -4,7 +4,10 @@ import static org.springframework.security.test.web.servlet.request.SecurityMock
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 
 import com.jayway.jsonpath.JsonPath;
 import io.edp.manager.realization.FaultInjection;
@@ -98,5 +101,23 @@ public abstract class ManagerTest {
         return mvc.perform(post(path).with(operator()).contentType(MediaType.APPLICATION_JSON).content(json))
                 .andExpect(status().isCreated())
                 .andReturn().getResponse().getContentAsString();
+    }
+
+    protected interface Read<T> {
+        T get() throws Exception;
+    }
+
+    /** Polls {@code read} every 10 ms until {@code done} holds; fails after 30 s. No fixed sleeps. */
+    protected static <T> T await(String what, Read<T> read, Predicate<T> done) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        T last = read.get();
+        while (!done.test(last)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what + "; last seen: " + last);
+            }
+            LockSupport.parkNanos(10_000_000);
+            last = read.get();
+        }
+        return last;
     }
 }

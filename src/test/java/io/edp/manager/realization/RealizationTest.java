@@ -5,10 +5,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.Predicate;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
@@ -20,7 +17,6 @@ abstract class RealizationTest extends ManagerTest {
 
     static final String WEB_MAC = "00:50:56:aa:bb:01";
     static final String DB_MAC = "00:50:56:aa:bb:02";
-    static final Duration DEADLINE = Duration.ofSeconds(30);
 
     /** A host with a loopback physical NIC (2 RX queues, NUMA node 0) and two VMs with one VMXNET3 vNIC each. */
     UUID createHostWithNicAndTwoVms(String name) throws Exception {
@@ -70,23 +66,5 @@ abstract class RealizationTest extends ManagerTest {
                         .content(body))
                 .andExpect(status().is2xxSuccessful())
                 .andReturn().getResponse().getContentAsString());
-    }
-
-    interface Read<T> {
-        T get() throws Exception;
-    }
-
-    /** Polls {@code read} every 10 ms until {@code done} holds, failing after {@link #DEADLINE}. */
-    static <T> T await(String what, Read<T> read, Predicate<T> done) throws Exception {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
-        T last = read.get();
-        while (!done.test(last)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what + "; last seen: " + last);
-            }
-            LockSupport.parkNanos(10_000_000);
-            last = read.get();
-        }
-        return last;
     }
 }

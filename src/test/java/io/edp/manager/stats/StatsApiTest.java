@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-import java.time.Duration;
-import java.util.UUID;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 import com.jayway.jsonpath.JsonPath;
 import io.edp.manager.ManagerTest;
@@ -28,11 +25,10 @@ class StatsApiTest extends ManagerTest {
         var vm = createVm(hostId, "web");
         create("/api/v1/hosts/" + hostId + "/vms/" + vm + "/vnics", """
                 {"mac": "00:50:56:aa:bb:01", "vlan": 0, "adapterType": "VMXNET3", "rxQueues": 1}""");
-        mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put(
-                        "/api/v1/hosts/" + hostId + "/edp").with(operator()).contentType(MediaType.APPLICATION_JSON)
+        mvc.perform(put("/api/v1/hosts/" + hostId + "/edp").with(operator()).contentType(MediaType.APPLICATION_JSON)
                 .content("{\"settings\": {\"mode\": \"EDP_STANDARD\"}}")).andExpect(status().isOk());
-        awaitTrue("the fast path to run", () -> body("/api/v1/hosts/" + hostId + "/stats/flow-cache")
-                .contains("\"mode\":\"EDP_STANDARD\""));
+        await("the fast path to run", () -> body("/api/v1/hosts/" + hostId + "/stats/flow-cache"),
+                flowCache -> flowCache.contains("\"mode\":\"EDP_STANDARD\""));
 
         mvc.perform(post("/api/v1/hosts/" + hostId + "/traffic").with(operator())
                         .contentType(MediaType.APPLICATION_JSON)
@@ -40,8 +36,8 @@ class StatsApiTest extends ManagerTest {
                                 {"nic": "vmnic0", "flows": 100, "packets": 10000,
                                  "destinationMac": "00:50:56:aa:bb:01"}"""))
                 .andExpect(status().isCreated());
-        awaitTrue("10,000 frames at the VM", () -> JsonPath.<Integer>read(
-                body("/api/v1/hosts/" + hostId + "/traffic"), "$.received") == 10_000);
+        await("10,000 frames at the VM", () -> JsonPath.<Integer>read(
+                body("/api/v1/hosts/" + hostId + "/traffic"), "$.received"), received -> received == 10_000);
 
         mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/flows?size=5").with(viewer()))
                 .andExpect(jsonPath("$.items.length()").value(5))
@@ -60,24 +56,13 @@ class StatsApiTest extends ManagerTest {
                 .andExpect(jsonPath("$.total.entries").value(0));
 
         mvc.perform(delete("/api/v1/hosts/" + hostId).with(operator())).andExpect(status().isNoContent());
-        awaitTrue("the host's metrics to go", () -> !body("/actuator/prometheus").contains(hostId.toString()));
+        await("the host's metrics to go", () -> body("/actuator/prometheus"),
+                metrics -> !metrics.contains(hostId.toString()));
         mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/threads").with(viewer()))
                 .andExpect(status().isNotFound());
     }
 
     private String body(String path) throws Exception {
         return mvc.perform(get(path).with(viewer())).andReturn().getResponse().getContentAsString();
-    }
-
-    interface Check {
-        boolean holds() throws Exception;
-    }
-
-    private static void awaitTrue(String what, Check check) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!check.holds()) {
-            assertThat(System.nanoTime()).as("timed out waiting for %s", what).isLessThan(deadline);
-            LockSupport.parkNanos(10_000_000);
-        }
     }
 }
