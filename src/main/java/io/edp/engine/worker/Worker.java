@@ -226,11 +226,6 @@ public final class Worker implements Runnable {
         }
     }
 
-    /** The queues this worker polls now; worker thread (through {@link #execute}). */
-    public RxQueue[] ownedQueues() {
-        return Arrays.copyOf(queues, queueCount);
-    }
-
     /** Empties the flow cache; worker thread (through {@link #execute}). */
     public void flushFlowCache() {
         if (flowCache != null) {
