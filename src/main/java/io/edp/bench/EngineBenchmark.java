@@ -69,11 +69,16 @@ final class EngineBenchmark {
             for (int size : sizes) {
                 out.printf("[%d/%d] %-13s %4d B: warming up...", ++step, modes.length * sizes.length, mode, size);
                 out.flush();
-                results.add(measure(mode, size, measureMillis));
+                results.add(measure(mode, size, FLOWS, measureMillis));
                 out.println(" done");
             }
         }
+        out.print("[floor] EDP_STANDARD 64 B, one flow (a hot cache entry, so what remains is packet I/O):");
+        Result floor = measure(Mode.EDP_STANDARD, 64, 1, measureMillis);
+        out.println(" done");
         printTable(results);
+        out.printf(Locale.ROOT, "fast-path floor with one flow: %.1f ns per packet of worker CPU (%,.0f packets per "
+                + "core-second)%n", floor.nsPerPacket(), floor.packetsPerCoreSecond());
         try {
             writeJson(results, Path.of("target", "bench", "engine.json"));
         } catch (IOException e) {
@@ -83,14 +88,14 @@ final class EngineBenchmark {
         return 0;
     }
 
-    private Result measure(Mode mode, int frameBytes, long measureMillis) {
+    private Result measure(Mode mode, int frameBytes, int flows, long measureMillis) {
         try (Engine engine = Engine.start(config(mode))) {
             LoopbackNic in = (LoopbackNic) engine.driver(0);
-            TrafficProfile profile = TrafficProfile.udp().withFlows(FLOWS).withFrameBytes(frameBytes)
+            TrafficProfile profile = TrafficProfile.udp().withFlows(flows).withFrameBytes(frameBytes)
                     .withMacs("02:00:00:00:00:aa", ROUTER_MAC).withAddresses("10.0.0.0", "10.128.0.0", ROUTES);
             TrafficGenerator generator = in.startTraffic(profile);
             // warm-up: every flow installed (EDP) / tracked (conntrack), JIT compiled
-            long warm = FLOWS * 3L;
+            long warm = Math.max(FLOWS, flows * 3L);
             long warmDeadline = System.nanoTime() + 60_000_000_000L;
             while (engine.stats().rxPackets() < warm && System.nanoTime() < warmDeadline) {
                 pause(50); // the box has two cores: the generator and the worker own them
