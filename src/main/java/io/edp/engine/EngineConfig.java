@@ -163,6 +163,12 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
             return this;
         }
 
+        public Builder ports(List<PortConfig> value) {
+            ports.clear();
+            ports.addAll(value);
+            return this;
+        }
+
         public Builder vnic(VnicConfig vnic) {
             vnics.add(vnic);
             return this;
