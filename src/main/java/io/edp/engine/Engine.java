@@ -172,7 +172,8 @@ public final class Engine implements AutoCloseable {
     public synchronized int apply(EngineConfig next) {
         ensureOpen();
         if (!next.workersPerNumaNode().equals(config.workersPerNumaNode())) {
-            throw new IllegalArgumentException("workersPerNumaNode: cannot change on a running engine; build a new engine");
+            throw new IllegalArgumentException(
+                    "workersPerNumaNode: cannot change on a running engine; build a new engine");
         }
         if (next.conntrackCapacity() != config.conntrackCapacity() || next.mbufs() != config.mbufs()) {
             throw new IllegalArgumentException("conntrackCapacity and mbufs: cannot change on a running engine");
@@ -274,7 +275,8 @@ public final class Engine implements AutoCloseable {
     public synchronized void moveQueue(int port, int rxQueue, int toWorker) {
         ensureOpen();
         if (toWorker < 0 || toWorker >= workers.length) {
-            throw new IllegalArgumentException("toWorker: no worker " + toWorker + " (0.." + (workers.length - 1) + ")");
+            throw new IllegalArgumentException(
+                    "toWorker: no worker " + toWorker + " (0.." + (workers.length - 1) + ")");
         }
         RxQueue queue = null;
         for (RxQueue q : queues) {

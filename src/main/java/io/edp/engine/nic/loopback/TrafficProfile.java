@@ -31,7 +31,8 @@ public record TrafficProfile(int flows, int frameBytes, long packetsPerSecond, i
         }
         MacAddress.parse(sourceMac, "sourceMac");
         MacAddress.parse(destinationMac, "destinationMac");
-        if (Cidr.parse(sourceBase, "sourceBase").version() != 4 || Cidr.parse(destinationBase, "destinationBase").version() != 4) {
+        if (Cidr.parse(sourceBase, "sourceBase").version() != 4
+                || Cidr.parse(destinationBase, "destinationBase").version() != 4) {
             throw new IllegalArgumentException("sourceBase and destinationBase must be IPv4 addresses");
         }
     }
