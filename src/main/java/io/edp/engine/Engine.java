@@ -59,7 +59,7 @@ public final class Engine implements AutoCloseable {
     /** Round-robin position per NUMA node (-1: all workers) for placing new queues. */
     private final Map<Integer, Integer> placement = new TreeMap<>();
     private volatile Generation current;
-    private EngineConfig config;
+    private volatile EngineConfig config;
     private boolean closed;
 
     private Engine(EngineConfig config, NicDrivers driverKinds, Clock clock) {
