@@ -24,6 +24,7 @@ public final class Traffic {
             EngineStats s = engine.stats();
             return s.rxPackets() == rxPackets && s.txPackets() + s.dropped() == rxPackets;
         }, Duration.ofSeconds(30), () -> engine.stats().toString());
+        engine.sync();
         return engine.stats();
     }
 }
