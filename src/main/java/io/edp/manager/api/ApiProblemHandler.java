@@ -1,0 +1,147 @@
+package io.edp.manager.api;
+
+import java.util.List;
+
+import org.hibernate.exception.ConstraintViolationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.dao.OptimisticLockingFailureException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.security.access.AccessDeniedException;
+import org.springframework.security.core.AuthenticationException;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.HandlerMethodValidationException;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
+import tools.jackson.core.JacksonException;
+
+/**
+ * Every error as an RFC 9457 problem detail ({@code application/problem+json}). Spring MVC's own errors (404 for
+ * unknown paths, 405, 415, 400 for unreadable bodies …) come from the base class; this class adds the field list to
+ * validation errors, says where malformed JSON breaks, and maps our exceptions and Spring Security's.
+ */
+@RestControllerAdvice
+class ApiProblemHandler extends ResponseEntityExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ApiProblemHandler.class);
+
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> notFound(NotFoundException e) {
+        return problem(HttpStatus.NOT_FOUND, e.getMessage());
+    }
+
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> conflict(ConflictException e) {
+        return problem(HttpStatus.CONFLICT, e.getMessage());
+    }
+
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> preconditionFailed(PreconditionFailedException e) {
+        return problem(HttpStatus.PRECONDITION_FAILED, e.getMessage());
+    }
+
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> invalid(InvalidRequestException e) {
+        return withErrors(problem(HttpStatus.BAD_REQUEST, "The request has invalid fields.").getBody(), e.errors());
+    }
+
+    /** The database caught a clash that our checks could not see coming, such as two creates racing. */
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> integrityViolation(DataIntegrityViolationException e) {
+        var cause = NestedExceptionUtils.getRootCause(e);
+        var constraint = e.getCause() instanceof ConstraintViolationException violation
+                ? violation.getConstraintName() : null;
+        log.debug("Integrity violation: {}", cause == null ? e.getMessage() : cause.getMessage());
+        return problem(HttpStatus.CONFLICT, "The request conflicts with existing data"
+                + (constraint == null ? "." : " (constraint " + constraint + ")."));
+    }
+
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> concurrentUpdate(OptimisticLockingFailureException e) {
+        return problem(HttpStatus.PRECONDITION_FAILED,
+                "The resource was changed by another request meanwhile; fetch it again and retry with its ETag.");
+    }
+
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> unauthenticated(AuthenticationException e) {
+        return problem(HttpStatus.UNAUTHORIZED,
+                "This endpoint needs HTTP Basic credentials of a viewer or operator account.");
+    }
+
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> denied(AccessDeniedException e) {
+        return problem(HttpStatus.FORBIDDEN, "Your account may not do this: changes need the operator role.");
+    }
+
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> unexpected(Exception e) {
+        log.error("Unexpected error", e);
+        return problem(HttpStatus.INTERNAL_SERVER_ERROR,
+                "An unexpected error occurred; the manager's log has details.");
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        var body = e.getBody();
+        body.setDetail("The request has invalid fields.");
+        return handleExceptionInternal(e, withErrors(body, FieldProblems.of(e.getBindingResult())).getBody(),
+                headers, status, request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHandlerMethodValidationException(HandlerMethodValidationException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        var errors = e.getParameterValidationResults().stream()
+                .flatMap(result -> result.getResolvableErrors().stream().map(error -> new FieldProblem(
+                        result.getMethodParameter().getParameterName(), error.getDefaultMessage())))
+                .toList();
+        var body = e.getBody();
+        body.setDetail("The request has invalid parameters.");
+        return handleExceptionInternal(e, withErrors(body, errors).getBody(), headers, status, request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleNoResourceFoundException(NoResourceFoundException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        var body = e.getBody();
+        body.setDetail("No endpoint matches " + e.getHttpMethod() + " /" + e.getResourcePath() + ".");
+        return handleExceptionInternal(e, body, headers, status, request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        var body = ProblemDetail.forStatus(status);
+        if (e.getMostSpecificCause() instanceof JacksonException json) {
+            var path = JsonProblems.path(json);
+            var message = JsonProblems.message(json);
+            body.setDetail("The request body is not valid JSON for this resource: " + message);
+            if (!path.equals("$")) {
+                withErrors(body, List.of(new FieldProblem(path, message)));
+            }
+        } else {
+            body.setDetail("The request body is missing or unreadable.");
+        }
+        return handleExceptionInternal(e, body, headers, status, request);
+    }
+
+    private static ResponseEntity<ProblemDetail> problem(HttpStatus status, String detail) {
+        return ResponseEntity.status(status).body(ProblemDetail.forStatusAndDetail(status, detail));
+    }
+
+    private static ResponseEntity<ProblemDetail> withErrors(ProblemDetail body, List<FieldProblem> errors) {
+        body.setProperty("errors", errors);
+        return ResponseEntity.status(body.getStatus()).body(body);
+    }
+}

@@ -1,0 +1,133 @@
+package io.edp.manager.api;
+
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.UUID;
+
+import io.swagger.v3.oas.models.Components;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.headers.Header;
+import io.swagger.v3.oas.models.media.ArraySchema;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.IntegerSchema;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.ObjectSchema;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.parameters.HeaderParameter;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.tags.Tag;
+import org.springdoc.core.customizers.GlobalOpenApiCustomizer;
+import org.springdoc.core.customizers.GlobalOperationCustomizer;
+import org.springdoc.core.utils.SpringDocUtils;
+import org.springframework.core.ResolvableType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Component;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.method.HandlerMethod;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Documents the API conventions once instead of on every operation: the {@code If-Match} header of conditional
+ * writes, the {@code ETag} of versioned responses, and the problem-details responses every operation can give.
+ */
+@Component
+class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalOpenApiCustomizer {
+
+    private static final String PROBLEM = "Problem";
+    private static final String PROBLEM_MEDIA_TYPE = "application/problem+json";
+
+    static {
+        SpringDocUtils.getConfig()
+                .addRequestWrapperToIgnore(IfMatch.class)
+                .replaceWithSchema(JsonNode.class, new ObjectSchema().description("""
+                        A JSON Merge Patch (RFC 7386) of the resource as it is created or replaced: members given \
+                        replace the current ones, null removes a member, nested objects merge."""));
+    }
+
+    @Override
+    public Operation customize(Operation operation, HandlerMethod handler) {
+        // our controllers answer creates with 201 and deletes with 204, through ResponseEntity
+        var ok = operation.getResponses().get("200");
+        if (handler.hasMethodAnnotation(PostMapping.class) && ok != null) {
+            operation.getResponses().remove("200");
+            operation.getResponses().addApiResponse("201", ok.description("Created")
+                    .addHeaderObject("Location", new Header().description("URI of the new resource")
+                            .schema(new StringSchema().format("uri"))));
+        }
+        if (handler.hasMethodAnnotation(DeleteMapping.class)) {
+            operation.getResponses().remove("200");
+            operation.getResponses().addApiResponse("204", new ApiResponse().description("Deleted"));
+        }
+        var conditional = hasParameterOf(handler, IfMatch.class);
+        if (conditional) {
+            operation.addParametersItem(new HeaderParameter().name("If-Match").required(false)
+                    .description("The ETag of the version this change is based on; 412 if the resource has changed "
+                            + "since. Absent means unconditional.")
+                    .schema(new StringSchema().example("\"1\"")));
+            operation.getResponses().addApiResponse("412", problem("The If-Match version is no longer current"));
+        }
+        if (returnsVersioned(handler)) {
+            operation.getResponses().forEach((code, response) -> {
+                if (code.startsWith("2") && response.getContent() != null) {
+                    response.addHeaderObject("ETag", new Header().description("The resource's version")
+                            .schema(new StringSchema().example("\"1\"")));
+                }
+            });
+        }
+        var responses = operation.getResponses();
+        responses.addApiResponse("400", problem("Invalid parameters or body; `errors` lists the bad fields"));
+        responses.addApiResponse("401", problem("Missing or wrong credentials"));
+        if (!handler.hasMethodAnnotation(GetMapping.class)) {
+            responses.addApiResponse("403", problem("The account is not an operator"));
+        }
+        if (handler.hasMethodAnnotation(PostMapping.class) || conditional) {
+            responses.addApiResponse("409", problem("Conflicts with other resources, e.g. a duplicate name or MAC"));
+        }
+        if (hasParameterOf(handler, UUID.class)) {
+            responses.addApiResponse("404", problem("No such resource"));
+        }
+        return operation;
+    }
+
+    @Override
+    public void customise(OpenAPI openApi) {
+        Schema<?> fieldProblem = new ObjectSchema().description("A field of the request that is wrong, and why")
+                .addProperty("field", new StringSchema().example("numaNodes[0].cpuCores"))
+                .addProperty("message", new StringSchema().example("must not be empty"));
+        Schema<?> problem = new ObjectSchema().description("RFC 9457 problem details")
+                .addProperty("type", new StringSchema().example("about:blank"))
+                .addProperty("title", new StringSchema().example("Bad Request"))
+                .addProperty("status", new IntegerSchema().example(400))
+                .addProperty("detail", new StringSchema().example("The request has invalid fields."))
+                .addProperty("instance", new StringSchema().example("/api/v1/hosts"))
+                .addProperty("errors", new ArraySchema().items(fieldProblem)
+                        .description("Present on validation errors: each bad field"));
+        if (openApi.getComponents() == null) {
+            openApi.components(new Components());
+        }
+        openApi.getComponents().addSchemas(PROBLEM, problem);
+        if (openApi.getTags() != null) {
+            openApi.getTags().sort(Comparator.comparing(Tag::getName)); // a stable order for the committed contract
+        }
+    }
+
+    private static boolean hasParameterOf(HandlerMethod handler, Class<?> type) {
+        return Arrays.stream(handler.getMethodParameters()).anyMatch(parameter -> parameter.getParameterType() == type);
+    }
+
+    private static boolean returnsVersioned(HandlerMethod handler) {
+        var type = ResolvableType.forMethodReturnType(handler.getMethod());
+        var body = ResponseEntity.class.isAssignableFrom(type.toClass()) ? type.getGeneric(0) : type;
+        return Versioned.class.isAssignableFrom(body.toClass());
+    }
+
+    private static ApiResponse problem(String description) {
+        var schema = new Schema<>().$ref("#/components/schemas/" + PROBLEM);
+        return new ApiResponse().description(description)
+                .content(new Content().addMediaType(PROBLEM_MEDIA_TYPE, new MediaType().schema(schema)));
+    }
+}

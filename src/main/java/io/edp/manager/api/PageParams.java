@@ -1,0 +1,58 @@
+package io.edp.manager.api;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import org.springframework.data.domain.PageRequest;
+import org.springframework.data.domain.Pageable;
+import org.springframework.data.domain.Sort;
+
+/**
+ * The query parameters of every list: {@code page} (from 0), {@code size} (1 to 100) and {@code sort}
+ * ({@code property} or {@code property,desc}, repeatable). The order is always made total with the id, so that
+ * pages never overlap or skip items.
+ */
+public record PageParams(
+        @Schema(description = "Page number, from 0", defaultValue = "0", minimum = "0")
+        @Min(0) Integer page,
+        @Schema(description = "Page size", defaultValue = "20", minimum = "1", maximum = "100")
+        @Min(1) @Max(MAX_SIZE) Integer size,
+        @ArraySchema(arraySchema = @Schema(description = "Sort order: `property` or `property,asc|desc`, repeatable; "
+                + "the allowed properties are listed in each operation's description", example = "[\"name,desc\"]"))
+        List<String> sort) {
+
+    public static final int MAX_SIZE = 100;
+    static final int DEFAULT_SIZE = 20;
+
+    /**
+     * @param sortable the properties {@code sort} may name (API and entity use the same names)
+     * @param byDefault the API property to sort by when the client gives none
+     */
+    public Pageable toPageable(Set<String> sortable, String byDefault) {
+        var orders = new ArrayList<Sort.Order>();
+        // "?sort=name,desc" may arrive as ["name", "desc"] or ["name,desc"]: a direction applies to the property before
+        var tokens = sort == null || sort.isEmpty() ? List.of(byDefault)
+                : sort.stream().flatMap(entry -> Arrays.stream(entry.split(","))).toList();
+        for (var token : tokens) {
+            var direction = Sort.Direction.fromOptionalString(token.strip());
+            if (direction.isPresent() && !orders.isEmpty()) {
+                orders.add(orders.removeLast().with(direction.get()));
+                continue;
+            }
+            var property = token.strip();
+            if (!sortable.contains(property)) {
+                throw new InvalidRequestException("sort", "cannot sort by '" + token + "'; use one of "
+                        + sortable.stream().sorted().toList() + ", optionally followed by ,asc or ,desc");
+            }
+            orders.add(Sort.Order.asc(property));
+        }
+        orders.add(Sort.Order.asc("id")); // tie-break: a stable order across pages
+        return PageRequest.of(page == null ? 0 : page, size == null ? DEFAULT_SIZE : size, Sort.by(orders));
+    }
+}

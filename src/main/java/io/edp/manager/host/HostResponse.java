@@ -1,0 +1,26 @@
+package io.edp.manager.host;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import io.edp.manager.api.Versioned;
+import io.swagger.v3.oas.annotations.media.Schema;
+
+/** A host as the API shows it. */
+@Schema(description = "A host of the inventory")
+public record HostResponse(
+        @Schema(description = "Id of the host", example = "0b7e6f7a-3c55-4f0e-9f3e-52d9c1a4e2b1") UUID id,
+        @Schema(description = "Unique name of the host", example = "esx-01") String name,
+        @Schema(description = "Address the manager uses to reach the host", example = "192.0.2.11")
+        String managementAddress,
+        @Schema(description = "NUMA nodes with their CPU cores, by node id") List<NumaNode> numaNodes,
+        @Schema(description = "Labels", example = "{\"rack\": \"r12\"}") Map<String, String> labels,
+        @Schema(description = "Version of the resource, also sent as its ETag", example = "1") long version)
+        implements Versioned {
+
+    static HostResponse of(Host host) {
+        return new HostResponse(host.id(), host.name(), host.managementAddress(), host.numaNodes(), host.labels(),
+                host.version());
+    }
+}

@@ -1,0 +1,121 @@
+package io.edp.manager.host;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+
+import io.edp.manager.api.ConflictException;
+import io.edp.manager.api.FieldProblem;
+import io.edp.manager.api.IfMatch;
+import io.edp.manager.api.InvalidRequestException;
+import io.edp.manager.api.NotFoundException;
+import org.springframework.data.domain.Page;
+import org.springframework.data.domain.Pageable;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+/** Hosts: the root of the inventory, and the lookup that every feature below a host starts from. */
+@Service
+@Transactional
+public class HostService {
+
+    private final HostRepository hosts;
+
+    HostService(HostRepository hosts) {
+        this.hosts = hosts;
+    }
+
+    /** The host with this id, or 404. */
+    @Transactional(readOnly = true)
+    public Host require(UUID hostId) {
+        return found(hosts.findById(hostId), hostId);
+    }
+
+    /**
+     * The host with this id, or 404, locked against changes until the caller's transaction ends: for writes of
+     * what sits on the host, which check its NUMA nodes.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Host requireUnchanging(UUID hostId) {
+        return found(hosts.findForShare(hostId), hostId);
+    }
+
+    private static Host found(Optional<Host> host, UUID hostId) {
+        return host.orElseThrow(() -> new NotFoundException("No host with id " + hostId));
+    }
+
+    HostResponse create(HostRequest request) {
+        checkNumaNodes(request);
+        if (hosts.existsByName(request.name())) {
+            throw duplicateName(request.name());
+        }
+        return HostResponse.of(hosts.saveAndFlush(new Host(request)));
+    }
+
+    @Transactional(readOnly = true)
+    HostResponse get(UUID hostId) {
+        return HostResponse.of(require(hostId));
+    }
+
+    @Transactional(readOnly = true)
+    Page<HostResponse> list(Pageable pageable) {
+        return hosts.findAll(pageable).map(HostResponse::of);
+    }
+
+    /** Replaces the host with what {@code change} makes of its current state (a PUT body, or a merge patch). */
+    HostResponse update(UUID hostId, IfMatch ifMatch, UnaryOperator<HostRequest> change) {
+        var host = found(hosts.findForUpdate(hostId), hostId);
+        ifMatch.check(host.version());
+        var request = change.apply(host.toRequest());
+        checkNumaNodes(request);
+        if (hosts.existsByNameAndIdNot(request.name(), hostId)) {
+            throw duplicateName(request.name());
+        }
+        var removed = new TreeSet<>(hosts.numaNodesInUse(hostId));
+        request.numaNodes().forEach(node -> removed.remove(node.id()));
+        if (!removed.isEmpty()) {
+            throw new ConflictException("NUMA nodes " + removed + " of host '" + host.name()
+                    + "' are used by its NICs or VMs; move or delete those first");
+        }
+        host.apply(request);
+        return HostResponse.of(hosts.saveAndFlush(host));
+    }
+
+    void delete(UUID hostId, IfMatch ifMatch) {
+        var host = found(hosts.findForUpdate(hostId), hostId);
+        ifMatch.check(host.version());
+        hosts.delete(host);
+    }
+
+    /** Node ids are unique, and a CPU core belongs to one node only. */
+    private static void checkNumaNodes(HostRequest request) {
+        var problems = new ArrayList<FieldProblem>();
+        var nodeIds = new HashSet<Integer>();
+        var coreOwner = new HashMap<Integer, Integer>();
+        for (int i = 0; i < request.numaNodes().size(); i++) {
+            var node = request.numaNodes().get(i);
+            if (!nodeIds.add(node.id())) {
+                problems.add(new FieldProblem("numaNodes[" + i + "].id", "NUMA node " + node.id() + " appears twice"));
+            }
+            for (var core : node.cpuCores()) {
+                var owner = coreOwner.putIfAbsent(core, node.id());
+                if (owner != null) {
+                    problems.add(new FieldProblem("numaNodes[" + i + "].cpuCores",
+                            "CPU core " + core + " already belongs to NUMA node " + owner));
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidRequestException(problems);
+        }
+    }
+
+    private static ConflictException duplicateName(String name) {
+        return new ConflictException("A host named '" + name + "' already exists");
+    }
+}

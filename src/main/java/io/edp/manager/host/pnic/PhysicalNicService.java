@@ -1,0 +1,77 @@
+package io.edp.manager.host.pnic;
+
+import java.util.Objects;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+
+import io.edp.manager.api.ConflictException;
+import io.edp.manager.api.IfMatch;
+import io.edp.manager.api.NotFoundException;
+import io.edp.manager.host.Host;
+import io.edp.manager.host.HostService;
+import org.springframework.data.domain.Page;
+import org.springframework.data.domain.Pageable;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+@Service
+@Transactional
+class PhysicalNicService {
+
+    private final HostService hosts;
+    private final PhysicalNicRepository nics;
+
+    PhysicalNicService(HostService hosts, PhysicalNicRepository nics) {
+        this.hosts = hosts;
+        this.nics = nics;
+    }
+
+    PhysicalNicResponse create(UUID hostId, PhysicalNicRequest request) {
+        check(hosts.requireUnchanging(hostId), null, request);
+        return PhysicalNicResponse.of(nics.saveAndFlush(new PhysicalNic(hostId, request)));
+    }
+
+    @Transactional(readOnly = true)
+    PhysicalNicResponse get(UUID hostId, UUID nicId) {
+        return PhysicalNicResponse.of(require(hostId, nicId));
+    }
+
+    @Transactional(readOnly = true)
+    Page<PhysicalNicResponse> list(UUID hostId, Pageable pageable) {
+        hosts.require(hostId);
+        return nics.findByHostId(hostId, pageable).map(PhysicalNicResponse::of);
+    }
+
+    PhysicalNicResponse update(UUID hostId, UUID nicId, IfMatch ifMatch, UnaryOperator<PhysicalNicRequest> change) {
+        var host = hosts.requireUnchanging(hostId);
+        var nic = require(hostId, nicId);
+        ifMatch.check(nic.version());
+        var request = change.apply(nic.toRequest());
+        check(host, nicId, request);
+        nic.apply(request);
+        return PhysicalNicResponse.of(nics.saveAndFlush(nic));
+    }
+
+    void delete(UUID hostId, UUID nicId, IfMatch ifMatch) {
+        var nic = require(hostId, nicId);
+        ifMatch.check(nic.version());
+        nics.delete(nic);
+    }
+
+    private PhysicalNic require(UUID hostId, UUID nicId) {
+        hosts.require(hostId);
+        return nics.findByIdAndHostId(nicId, hostId)
+                .orElseThrow(() -> new NotFoundException("Host " + hostId + " has no physical NIC with id " + nicId));
+    }
+
+    /** The NIC's NUMA node exists on its host, and its name is the host's only NIC of that name. */
+    private void check(Host host, UUID nicId, PhysicalNicRequest request) {
+        host.requireNumaNode(request.numaNode());
+        nics.findByHostIdAndName(host.id(), request.name())
+                .filter(other -> !Objects.equals(other.id(), nicId))
+                .ifPresent(other -> {
+                    throw new ConflictException("Host '" + host.name() + "' already has a physical NIC named '"
+                            + request.name() + "'");
+                });
+    }
+}

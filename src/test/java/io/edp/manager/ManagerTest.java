@@ -1,0 +1,91 @@
+package io.edp.manager;
+
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import java.util.UUID;
+
+import com.jayway.jsonpath.JsonPath;
+import org.junit.jupiter.api.BeforeEach;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.http.MediaType;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.request.RequestPostProcessor;
+
+/**
+ * Base of the manager's integration tests: the whole application on real PostgreSQL, driven through MockMvc with
+ * the real security filters. All subclasses share one Spring context (same configuration), and every test starts
+ * from an empty inventory.
+ * <p>
+ * The database is the one that {@code SPRING_DATASOURCE_URL} (and friends) name when set, as in CI; otherwise the
+ * embedded PostgreSQL, with its data under target/.
+ */
+@SpringBootTest(properties = {
+        "edp.database.embedded.data-directory=target/test-postgres",
+        // pre-encoded ({noop}) so that the many requests of the suite skip BCrypt's deliberate slowness
+        "edp.security.operator.user=" + ManagerTest.OPERATOR,
+        "edp.security.operator.password={noop}" + ManagerTest.OPERATOR_PASSWORD,
+        "edp.security.viewer.user=" + ManagerTest.VIEWER,
+        "edp.security.viewer.password={noop}" + ManagerTest.VIEWER_PASSWORD})
+@AutoConfigureMockMvc
+public abstract class ManagerTest {
+
+    protected static final String OPERATOR = "test-operator";
+    protected static final String OPERATOR_PASSWORD = "operator-secret";
+    protected static final String VIEWER = "test-viewer";
+    protected static final String VIEWER_PASSWORD = "viewer-secret";
+    protected static final MediaType MERGE_PATCH = MediaType.parseMediaType("application/merge-patch+json");
+
+    @Autowired
+    protected MockMvc mvc;
+
+    @Autowired
+    private JdbcTemplate jdbc;
+
+    @BeforeEach
+    void emptyInventory() {
+        jdbc.execute("TRUNCATE host CASCADE");
+    }
+
+    protected long rows(String table) {
+        return jdbc.queryForObject("SELECT count(*) FROM " + table, Long.class);
+    }
+
+    protected static RequestPostProcessor operator() {
+        return httpBasic(OPERATOR, OPERATOR_PASSWORD);
+    }
+
+    protected static RequestPostProcessor viewer() {
+        return httpBasic(VIEWER, VIEWER_PASSWORD);
+    }
+
+    protected static String hostJson(String name) {
+        return """
+                {"name": "%s", "managementAddress": "192.0.2.11",
+                 "numaNodes": [{"id": 0, "cpuCores": [0, 1, 2, 3]}, {"id": 1, "cpuCores": [4, 5, 6, 7]}],
+                 "labels": {"rack": "r12"}}
+                """.formatted(name);
+    }
+
+    /** Creates a host with NUMA nodes 0 and 1 and returns its id. */
+    protected UUID createHost(String name) throws Exception {
+        return create("/api/v1/hosts", hostJson(name));
+    }
+
+    protected UUID createVm(UUID hostId, String name) throws Exception {
+        return create("/api/v1/hosts/" + hostId + "/vms", """
+                {"name": "%s", "vcpus": 2, "numaNode": 0}""".formatted(name));
+    }
+
+    /** POSTs as the operator, expects 201, returns the new resource's id. */
+    protected UUID create(String path, String json) throws Exception {
+        var body = mvc.perform(post(path).with(operator()).contentType(MediaType.APPLICATION_JSON).content(json))
+                .andExpect(status().isCreated())
+                .andReturn().getResponse().getContentAsString();
+        return UUID.fromString(JsonPath.read(body, "$.id"));
+    }
+}
