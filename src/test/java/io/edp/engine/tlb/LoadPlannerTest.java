@@ -1,0 +1,127 @@
+package io.edp.engine.tlb;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LoadPlannerTest {
+
+    private static final double THRESHOLD = 0.70;
+    private final LoadPlanner planner = new LoadPlanner();
+
+    /**
+     * 4 workers, 16 queues, 4 each. A hot VM's two RSS queues (0.40 each) and two quiet ones put worker 0 at
+     * 95 %; the others own four quiet queues (0.075) each, 30 %.
+     */
+    static LoadSnapshot hotVm() {
+        List<WorkerLoad> workers = new ArrayList<>();
+        List<QueueLoad> queues = new ArrayList<>();
+        for (int worker = 0; worker < 4; worker++) {
+            double total = 0;
+            for (int i = 0; i < 4; i++) {
+                int rxQueue = worker * 4 + i;
+                double load = worker == 0 && i < 2 ? 0.40 : 0.075;
+                queues.add(new QueueLoad(new QueueId(0, rxQueue), worker, 0, load));
+                total += load;
+            }
+            workers.add(new WorkerLoad(worker, 0, total));
+        }
+        return new LoadSnapshot(workers, queues);
+    }
+
+    @Test
+    void hotVmPlanBringsEveryWorkerBelowTheThreshold() {
+        Plan plan = planner.plan(hotVm(), Trigger.OVERLOAD, THRESHOLD);
+
+        assertThat(plan.peakBefore()).isCloseTo(0.95, within());
+        assertThat(plan.peakAfter()).isLessThan(THRESHOLD);
+        assertThat(predictedPeak(hotVm(), plan.moves())).isCloseTo(plan.peakAfter(), within());
+    }
+
+    @Test
+    void hotVmPlanUsesNoMoreMovesThanNeeded() {
+        LoadSnapshot snapshot = hotVm();
+        Plan plan = planner.plan(snapshot, Trigger.OVERLOAD, THRESHOLD);
+
+        int fewest = BruteForce.fewestMovesBelow(snapshot, THRESHOLD, plan.moves().size());
+        assertThat(plan.moves()).hasSize(fewest);
+        assertThat(fewest).isEqualTo(2);
+    }
+
+    @Test
+    void queueTooBigForAnyWorkerEndsAloneAtTheBestPackingCanReach() {
+        LoadSnapshot snapshot = new LoadSnapshot(
+                List.of(new WorkerLoad(0, 0, 0.95), new WorkerLoad(1, 0, 0.30)),
+                List.of(new QueueLoad(new QueueId(0, 0), 0, 0, 0.90), new QueueLoad(new QueueId(0, 1), 0, 0, 0.05),
+                        new QueueLoad(new QueueId(0, 2), 1, 0, 0.30)));
+
+        Plan plan = planner.plan(snapshot, Trigger.OVERLOAD, THRESHOLD);
+
+        assertThat(plan.peakAfter()).isCloseTo(0.90, within());
+        assertThat(plan.moves()).containsExactly(new QueueMove(new QueueId(0, 1), 0, 1, 0.05));
+    }
+
+    @Test
+    void balancedLoadNeedsNoMove() {
+        List<WorkerLoad> workers = new ArrayList<>();
+        List<QueueLoad> queues = new ArrayList<>();
+        for (int q = 0; q < 16; q++) {
+            queues.add(new QueueLoad(new QueueId(0, q), q % 4, 0, 0.15));
+        }
+        for (int w = 0; w < 4; w++) {
+            workers.add(new WorkerLoad(w, 0, 0.60));
+        }
+
+        assertThat(planner.plan(new LoadSnapshot(workers, queues), Trigger.OVERLOAD, THRESHOLD).moves()).isEmpty();
+        assertThat(planner.plan(new LoadSnapshot(workers, queues), Trigger.TOPOLOGY, THRESHOLD).moves()).isEmpty();
+    }
+
+    @Test
+    void queuesStayOnTheirNicsNumaNode() {
+        // node 0: workers 0, 1 (worker 0 hot); node 1: workers 2, 3 idle; queue 5 of a node-1 NIC sits on worker 0
+        LoadSnapshot snapshot = new LoadSnapshot(
+                List.of(new WorkerLoad(0, 0, 0.95), new WorkerLoad(1, 0, 0.50),
+                        new WorkerLoad(2, 1, 0.0), new WorkerLoad(3, 1, 0.0)),
+                List.of(new QueueLoad(new QueueId(0, 0), 0, 0, 0.40), new QueueLoad(new QueueId(0, 1), 0, 0, 0.40),
+                        new QueueLoad(new QueueId(0, 2), 1, 0, 0.50), new QueueLoad(new QueueId(1, 5), 0, 1, 0.15)));
+
+        Plan plan = planner.plan(snapshot, Trigger.OVERLOAD, THRESHOLD);
+
+        assertThat(plan.numaCorrections()).isEqualTo(1);
+        assertThat(plan.moves()).contains(new QueueMove(new QueueId(1, 5), 0, 2, 0.15));
+        assertThat(plan.moves()).allSatisfy(move -> assertThat(nodeOf(snapshot, move.toWorker()))
+                .isEqualTo(move.queue().port() == 1 ? 1 : 0));
+        assertThat(plan.loadsAfter().get(0)).isCloseTo(0.80, within());
+    }
+
+    @Test
+    void topologyChangeAimsForTheBestPacking() {
+        // a new vNIC's four queues all landed on worker 0; nobody is over the threshold yet
+        List<QueueLoad> queues = new ArrayList<>();
+        for (int q = 0; q < 4; q++) {
+            queues.add(new QueueLoad(new QueueId(0, q), 0, 0, 0.15));
+        }
+        LoadSnapshot snapshot = new LoadSnapshot(
+                List.of(new WorkerLoad(0, 0, 0.60), new WorkerLoad(1, 0, 0.0)), queues);
+
+        assertThat(planner.plan(snapshot, Trigger.OVERLOAD, THRESHOLD).moves()).isEmpty();
+        Plan plan = planner.plan(snapshot, Trigger.TOPOLOGY, THRESHOLD);
+        assertThat(plan.peakAfter()).isCloseTo(0.30, within());
+        assertThat(plan.moves()).hasSize(2);
+    }
+
+    private static int nodeOf(LoadSnapshot snapshot, int worker) {
+        return snapshot.workers().stream().filter(w -> w.worker() == worker).findFirst().orElseThrow().numaNode();
+    }
+
+    static double predictedPeak(LoadSnapshot snapshot, List<QueueMove> moves) {
+        return BruteForce.peak(snapshot, BruteForce.owners(snapshot, moves));
+    }
+
+    private static org.assertj.core.data.Offset<Double> within() {
+        return org.assertj.core.data.Offset.offset(1e-9);
+    }
+}
