@@ -109,6 +109,29 @@ class NetQueueSteeringTest {
     }
 
     @Test
+    void steeringAFrameAllocatesNothing() {
+        nic.addFilter(VM_A, 2);
+        nic.addSharedRssFilter(VM_B);
+        MemorySegment filtered = TestFrames.ipv4Udp(VM_A.mac(), VM_A.vlan(), 1);
+        MemorySegment shared = TestFrames.frame(VM_B.mac(), 0, "2001:db8::1", 5000, "2001:db8::2", 80, TestFrames.TCP);
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long checksum = 0;
+        for (int i = 0; i < 20_000; i++) {
+            checksum += queueOf(filtered) + queueOf(shared);
+        }
+
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < 100_000; i++) {
+            checksum += queueOf(filtered) + queueOf(shared) + nic.rxHash(shared, 0, (int) shared.byteSize());
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+        assertThat(checksum).isNotZero();
+        assertThat(allocated).isLessThan(1024);
+    }
+
+    @Test
     void vnicAddressRejectsGroupMacsAndBadVlans() {
         assertThatThrownBy(() -> VnicAddress.of("01:00:5e:00:00:01", 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> VnicAddress.of("00:50:56:00:00:01", 4095)).isInstanceOf(IllegalArgumentException.class);
