@@ -18,19 +18,19 @@ import java.util.TreeSet;
  *   <li><b>Goal.</b> Bin packing, largest queue first into the least-loaded worker (LPT), tells what the best
  *       peak is. On {@link Trigger#OVERLOAD} the goal is every worker below the threshold if packing can get
  *       there, else the packing's peak; on {@link Trigger#TOPOLOGY} it is the packing's peak.</li>
- *   <li><b>Few moves.</b> Starting from the current assignment, move one queue at a time from the hottest
- *       worker to the coldest — the queue that lowers the larger of the two loads most — and stop as soon as
- *       the goal is met. Queues stay where they are unless a move is needed, which is what keeps the flow
- *       caches warm.</li>
- *   <li><b>Fallback.</b> If that descent gets stuck above the goal (it only ever moves one queue off the
- *       hottest worker), the LPT packing is used, with ties broken in favour of the current owner.</li>
+ *   <li><b>Fewest moves, exactly.</b> Try every way to move 1, then 2, 3 ... queues from the current
+ *       assignment; the first size that meets the goal wins (lowest peak among plans of that size). Queues
+ *       that need not move stay, which keeps their flows in a warm flow cache. The search has a budget
+ *       ({@value #SEARCH_BUDGET} candidate moves), ample for 16 queues on 4 workers up to 5 moves.</li>
+ *   <li><b>Beyond the budget.</b> Move one queue at a time from the hottest worker to the coldest — the queue
+ *       that lowers the larger of the two loads most — until the goal is met; if that gets stuck, use the
+ *       LPT packing itself, ties broken in favour of the current owner.</li>
  * </ol>
- * Fewest moves for a given peak is NP-hard in general; the descent is a heuristic that is exact on the
- * cases the TLB meets most (one or a few hot queues) — {@code LoadPlannerTest} checks it against brute force.
  */
 public final class LoadPlanner {
 
     private static final double EPSILON = 1e-9;
+    static final int SEARCH_BUDGET = 2_000_000;
 
     public Plan plan(LoadSnapshot snapshot, Trigger trigger, double threshold) {
         Placement placement = new Placement(snapshot);
@@ -50,10 +50,109 @@ public final class LoadPlanner {
         Map<QueueId, Integer> packed = placement.packLargestFirst(workers);
         double packedPeak = placement.peakOf(workers, packed);
         double limit = trigger == Trigger.OVERLOAD && packedPeak < threshold ? threshold : packedPeak + EPSILON;
+        if (placement.peakOf(workers, placement.owner) < limit) {
+            return;
+        }
+        Map<QueueId, Integer> fewest = new FewestMoves(placement, workers, limit).search();
+        if (fewest != null) {
+            fewest.forEach(placement::move);
+            return;
+        }
         placement.descend(workers, limit);
         double descended = placement.peakOf(workers, placement.owner);
         if (descended >= limit && packedPeak < descended - EPSILON) {
             packed.forEach(placement::move);
+        }
+    }
+
+    /**
+     * Exhaustive search for the fewest moves that bring every worker of a node below a limit, on primitive
+     * arrays. Returns null when the goal needs more candidate moves than the budget allows.
+     */
+    private static final class FewestMoves {
+        private final List<QueueId> queues;
+        private final double[] queueLoad;
+        private final int[] owner;
+        private final double[] workerLoad;
+        private final double limit;
+        private final int[] chosen;
+        private final int[] target;
+        private int[] bestChosen;
+        private int[] bestTarget;
+        private double bestPeak;
+        private long budget = SEARCH_BUDGET;
+        private final List<Integer> workers;
+
+        FewestMoves(Placement placement, List<Integer> workers, double limit) {
+            this.workers = workers;
+            this.queues = placement.queuesOwnedBy(workers);
+            this.queueLoad = new double[queues.size()];
+            this.owner = new int[queues.size()];
+            for (int q = 0; q < queues.size(); q++) {
+                queueLoad[q] = placement.queues.get(queues.get(q)).load();
+                owner[q] = workers.indexOf(placement.owner.get(queues.get(q)));
+            }
+            this.workerLoad = new double[workers.size()];
+            for (int w = 0; w < workers.size(); w++) {
+                workerLoad[w] = placement.load.get(workers.get(w));
+            }
+            this.limit = limit;
+            this.chosen = new int[queues.size()];
+            this.target = new int[queues.size()];
+        }
+
+        Map<QueueId, Integer> search() {
+            for (int moves = 1; moves <= queues.size(); moves++) {
+                bestChosen = null;
+                if (!tryMoves(0, 0, moves)) {
+                    return null;
+                }
+                if (bestChosen != null) {
+                    Map<QueueId, Integer> plan = new TreeMap<>();
+                    for (int i = 0; i < moves; i++) {
+                        plan.put(queues.get(bestChosen[i]), workers.get(bestTarget[i]));
+                    }
+                    return plan;
+                }
+            }
+            return null;
+        }
+
+        /** Moves queues from index {@code from} on; false when the budget ran out. */
+        private boolean tryMoves(int depth, int from, int moves) {
+            if (depth == moves) {
+                double peak = 0;
+                for (double load : workerLoad) {
+                    peak = Math.max(peak, load);
+                }
+                if (peak < limit && (bestChosen == null || peak < bestPeak - EPSILON)) {
+                    bestPeak = peak;
+                    bestChosen = chosen.clone();
+                    bestTarget = target.clone();
+                }
+                return true;
+            }
+            for (int q = from; q <= queues.size() - (moves - depth); q++) {
+                for (int w = 0; w < workerLoad.length; w++) {
+                    if (w == owner[q]) {
+                        continue;
+                    }
+                    if (--budget < 0) {
+                        return false;
+                    }
+                    chosen[depth] = q;
+                    target[depth] = w;
+                    workerLoad[owner[q]] -= queueLoad[q];
+                    workerLoad[w] += queueLoad[q];
+                    boolean withinBudget = tryMoves(depth + 1, q + 1, moves);
+                    workerLoad[w] -= queueLoad[q];
+                    workerLoad[owner[q]] += queueLoad[q];
+                    if (!withinBudget) {
+                        return false;
+                    }
+                }
+            }
+            return true;
         }
     }
 
@@ -182,7 +281,7 @@ public final class LoadPlanner {
             return moves;
         }
 
-        private List<QueueId> queuesOwnedBy(List<Integer> workers) {
+        List<QueueId> queuesOwnedBy(List<Integer> workers) {
             List<QueueId> owned = new ArrayList<>();
             owner.forEach((queue, worker) -> {
                 if (workers.contains(worker)) {

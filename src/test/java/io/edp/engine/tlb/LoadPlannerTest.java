@@ -3,7 +3,9 @@ package io.edp.engine.tlb;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -111,6 +113,58 @@ class LoadPlannerTest {
         Plan plan = planner.plan(snapshot, Trigger.TOPOLOGY, THRESHOLD);
         assertThat(plan.peakAfter()).isCloseTo(0.30, within());
         assertThat(plan.moves()).hasSize(2);
+    }
+
+    @Test
+    void randomOverloadsAreFixedWithTheFewestMovesOrPackedAsWellAsLpt() {
+        Random random = new Random(42);
+        int checked = 0;
+        for (int trial = 0; trial < 300; trial++) {
+            LoadSnapshot snapshot = randomSnapshot(random, 2 + random.nextInt(3));
+            Plan plan = planner.plan(snapshot, Trigger.OVERLOAD, THRESHOLD);
+            if (plan.peakBefore() < THRESHOLD) {
+                continue;
+            }
+            double limit = plan.peakAfter() < THRESHOLD ? THRESHOLD : lptPeak(snapshot) + 1e-6;
+
+            assertThat(plan.peakAfter()).as("trial %d", trial).isLessThan(limit);
+            assertThat(plan.moves()).as("trial %d", trial)
+                    .hasSize(BruteForce.fewestMovesBelow(snapshot, limit, plan.moves().size()));
+            checked++;
+        }
+        assertThat(checked).isGreaterThan(100);
+    }
+
+    /** Up to 8 queues of random load on 2-4 workers of one node, no worker over 100 %. */
+    private static LoadSnapshot randomSnapshot(Random random, int workerCount) {
+        double[] utilization = new double[workerCount];
+        List<QueueLoad> queues = new ArrayList<>();
+        for (int q = 0; q < workerCount + random.nextInt(5); q++) {
+            int owner = random.nextInt(workerCount);
+            double load = Math.min(random.nextDouble() * 0.5, 1 - utilization[owner]);
+            utilization[owner] += load;
+            queues.add(new QueueLoad(new QueueId(0, q), owner, 0, load));
+        }
+        List<WorkerLoad> workers = new ArrayList<>();
+        for (int w = 0; w < workerCount; w++) {
+            workers.add(new WorkerLoad(w, 0, utilization[w]));
+        }
+        return new LoadSnapshot(workers, queues);
+    }
+
+    /** Largest queue first into the least-loaded worker, written independently of the planner. */
+    private static double lptPeak(LoadSnapshot snapshot) {
+        double[] bins = new double[snapshot.workers().size()];
+        List<QueueLoad> sorted = new ArrayList<>(snapshot.queues());
+        sorted.sort((a, b) -> Double.compare(b.load(), a.load()));
+        for (QueueLoad queue : sorted) {
+            int least = 0;
+            for (int w = 1; w < bins.length; w++) {
+                least = bins[w] < bins[least] ? w : least;
+            }
+            bins[least] += queue.load();
+        }
+        return Arrays.stream(bins).max().orElse(0);
     }
 
     private static int nodeOf(LoadSnapshot snapshot, int worker) {

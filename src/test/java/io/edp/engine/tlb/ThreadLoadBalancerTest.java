@@ -73,12 +73,12 @@ class ThreadLoadBalancerTest {
         int cycles = 40;
 
         for (int i = 0; i < cycles; i++) {
-            // the hot VM's traffic swings between its queues on worker 0 and queues 4, 5 on worker 1
+            // the hot traffic swings between a VM's queues on worker 0 and another's on worker 2
             boolean swing = i % 2 == 1;
             engine.setLoad(0, swing ? 0.075 : 0.40);
             engine.setLoad(1, swing ? 0.075 : 0.40);
-            engine.setLoad(4, swing ? 0.40 : 0.075);
-            engine.setLoad(5, swing ? 0.40 : 0.075);
+            engine.setLoad(8, swing ? 0.40 : 0.075);
+            engine.setLoad(9, swing ? 0.40 : 0.075);
             cycle(engine, tlb);
         }
 
