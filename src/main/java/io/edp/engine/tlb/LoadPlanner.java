@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -30,7 +31,7 @@ import java.util.TreeSet;
 public final class LoadPlanner {
 
     private static final double EPSILON = 1e-9;
-    static final int SEARCH_BUDGET = 2_000_000;
+    private static final int SEARCH_BUDGET = 2_000_000;
 
     public Plan plan(LoadSnapshot snapshot, Trigger trigger, double threshold) {
         Placement placement = new Placement(snapshot);
@@ -53,9 +54,9 @@ public final class LoadPlanner {
         if (placement.peakOf(workers, placement.owner) < limit) {
             return;
         }
-        Map<QueueId, Integer> fewest = new FewestMoves(placement, workers, limit).search();
-        if (fewest != null) {
-            fewest.forEach(placement::move);
+        Optional<Map<QueueId, Integer>> fewest = new FewestMoves(placement, workers, limit).search();
+        if (fewest.isPresent()) {
+            fewest.get().forEach(placement::move);
             return;
         }
         placement.descend(workers, limit);
@@ -67,7 +68,7 @@ public final class LoadPlanner {
 
     /**
      * Exhaustive search for the fewest moves that bring every worker of a node below a limit, on primitive
-     * arrays. Returns null when the goal needs more candidate moves than the budget allows.
+     * arrays. Empty when the goal needs more candidate moves than the budget allows.
      */
     private static final class FewestMoves {
         private final List<QueueId> queues;
@@ -101,21 +102,21 @@ public final class LoadPlanner {
             this.target = new int[queues.size()];
         }
 
-        Map<QueueId, Integer> search() {
+        Optional<Map<QueueId, Integer>> search() {
             for (int moves = 1; moves <= queues.size(); moves++) {
                 bestChosen = null;
                 if (!tryMoves(0, 0, moves)) {
-                    return null;
+                    return Optional.empty();
                 }
                 if (bestChosen != null) {
                     Map<QueueId, Integer> plan = new TreeMap<>();
                     for (int i = 0; i < moves; i++) {
                         plan.put(queues.get(bestChosen[i]), workers.get(bestTarget[i]));
                     }
-                    return plan;
+                    return Optional.of(plan);
                 }
             }
-            return null;
+            return Optional.empty();
         }
 
         /** Moves queues from index {@code from} on; false when the budget ran out. */
