@@ -36,7 +36,6 @@ public final class ThreadLoadBalancer implements AutoCloseable {
     private ScheduledExecutorService scheduler;
 
     private BusySample previous;
-    private Instant previousAt;
     private Instant lastMovesAt;
     private LoadSnapshot lastLoads;
 
@@ -76,13 +75,11 @@ public final class ThreadLoadBalancer implements AutoCloseable {
         BusySample sample = engine.sampleBusy();
         if (previous == null) {
             previous = sample;
-            previousAt = now;
             return Optional.empty();
         }
-        LoadSnapshot loads = loads(previous, sample, Duration.between(previousAt, now));
+        LoadSnapshot loads = loads(previous, sample);
         boolean topologyChanged = !topology(previous).equals(topology(sample));
         previous = sample;
-        previousAt = now;
         lastLoads = loads;
         if (!topologyChanged && loads.peakUtilization() < config.threshold()) {
             return Optional.empty();
@@ -130,9 +127,15 @@ public final class ThreadLoadBalancer implements AutoCloseable {
         return Optional.ofNullable(lastLoads);
     }
 
-    /** Busy time in the interval over its length; a queue or worker that just appeared counts from zero. */
-    static LoadSnapshot loads(BusySample before, BusySample after, Duration interval) {
-        double nanos = Math.max(1, interval.toNanos());
+    /** What the manager shows: settings, the loads of the last cycle (empty before the second), recent decisions. */
+    public synchronized TlbStats stats() {
+        LoadSnapshot loads = lastLoads == null ? new LoadSnapshot(List.of(), List.of()) : lastLoads;
+        return new TlbStats(config, loads, List.copyOf(history));
+    }
+
+    /** Busy time between two samples over the time between them; a queue or worker that just appeared counts from zero. */
+    static LoadSnapshot loads(BusySample before, BusySample after) {
+        double nanos = Math.max(1, after.takenAtNanos() - before.takenAtNanos());
         Map<Integer, Long> workerBusy = new HashMap<>();
         before.workers().forEach(worker -> workerBusy.put(worker.worker(), worker.busyNanos()));
         Map<QueueId, Long> queueBusy = new HashMap<>();

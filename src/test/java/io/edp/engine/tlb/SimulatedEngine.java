@@ -79,7 +79,7 @@ final class SimulatedEngine implements BalancedEngine, InstantSource {
         List<BusySample.Queue> queues = new ArrayList<>();
         owner.forEach((queue, worker) ->
                 queues.add(new BusySample.Queue(queue, worker, queueNodes.get(queue), queueBusy.get(queue), 0)));
-        return new BusySample(workers, queues);
+        return new BusySample(now.toEpochMilli() * 1_000_000L, workers, queues);
     }
 
     @Override

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * How a NIC's RX queues are split: one default queue (broadcast, multicast, unknown unicast), a shared RSS pool
- * (Shared NetQueue RSS), the rest available to NetQueue filters as dedicated queues.
+ * (Shared NetQueue RSS), the rest available to NetQueue filters as dedicated queues. The default queue may be
+ * part of the pool, as with ESXi's default-queue RSS.
  *
  * @param rxQueues           RX queues of the NIC
  * @param defaultQueue       queue of broadcast, multicast and unfiltered unicast frames
@@ -28,9 +29,6 @@ public record NetQueueConfig(int rxQueues, int defaultQueue, int filterLimit, Li
         checkQueue(defaultQueue, rxQueues, "default queue");
         for (int queue : rssQueues) {
             checkQueue(queue, rxQueues, "RSS queue");
-            if (queue == defaultQueue) {
-                throw new IllegalArgumentException("the default queue cannot be in the RSS pool");
-            }
         }
         if (rssQueues.size() != rssQueues.stream().distinct().count()) {
             throw new IllegalArgumentException("RSS pool lists a queue twice: " + rssQueues);

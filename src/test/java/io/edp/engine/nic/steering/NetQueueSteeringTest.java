@@ -70,6 +70,21 @@ class NetQueueSteeringTest {
     }
 
     @Test
+    void defaultQueueMayBeInThePoolAndStillTakesBroadcast() {
+        NetQueueSteering uplink = new NetQueueSteering(NetQueueConfig.withRssPool(4, 1, List.of(0, 1, 2, 3)));
+        uplink.addSharedRssFilter(VM_B);
+        java.util.Set<Integer> seen = new java.util.TreeSet<>();
+        for (int flow = 0; flow < 200; flow++) {
+            MemorySegment frame = TestFrames.ipv4Udp(VM_B.mac(), 0, flow);
+            seen.add(uplink.rxQueue(frame, 0, (int) frame.byteSize()));
+        }
+        MemorySegment broadcast = TestFrames.ipv4Udp(0xffffffffffffL, 0, 1);
+
+        assertThat(seen).containsExactly(0, 1, 2, 3);
+        assertThat(uplink.rxQueue(broadcast, 0, (int) broadcast.byteSize())).isZero();
+    }
+
+    @Test
     void sharedRssSpreadsFlowsOfSeveralVmsOverThePoolEvenly() {
         nic.addSharedRssFilter(VM_B);
         nic.addSharedRssFilter(VM_C);
