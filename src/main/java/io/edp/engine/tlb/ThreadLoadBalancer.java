@@ -165,11 +165,21 @@ public final class ThreadLoadBalancer implements AutoCloseable {
         return new Topology(workers, queues);
     }
 
+    /** Stops cycling and waits for a cycle in progress to end. */
     @Override
-    public synchronized void close() {
-        if (scheduler != null) {
-            scheduler.shutdownNow();
+    public void close() {
+        ScheduledExecutorService running;
+        synchronized (this) {
+            running = scheduler;
             scheduler = null;
+        }
+        if (running != null) {
+            running.shutdownNow();
+            try {
+                running.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

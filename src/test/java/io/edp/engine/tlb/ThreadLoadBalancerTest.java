@@ -136,6 +136,35 @@ class ThreadLoadBalancerTest {
     }
 
     @Test
+    void startedBalancerCyclesEveryIntervalUntilClosedAndNotAtAllWhenDisabled() {
+        java.util.concurrent.atomic.AtomicInteger samples = new java.util.concurrent.atomic.AtomicInteger();
+        BalancedEngine counting = new BalancedEngine() {
+            @Override
+            public BusySample sampleBusy() {
+                samples.incrementAndGet();
+                return new BusySample(System.nanoTime(), List.of(), List.of());
+            }
+
+            @Override
+            public void moveQueue(QueueId queue, int toWorker) {
+                throw new AssertionError("nothing to move");
+            }
+        };
+        TlbConfig fast = TlbConfig.DEFAULTS.withInterval(Duration.ofMillis(5));
+        try (ThreadLoadBalancer tlb = new ThreadLoadBalancer(fast, counting, java.time.InstantSource.system())) {
+            tlb.start();
+            io.edp.engine.Await.until("three cycles", () -> samples.get() >= 3, Duration.ofSeconds(10));
+        }
+        int afterClose = samples.get();
+        TlbConfig disabled = new TlbConfig(false, fast.interval(), 0.7, 0.1, Duration.ZERO, 8);
+        try (ThreadLoadBalancer tlb = new ThreadLoadBalancer(disabled, counting, java.time.InstantSource.system())) {
+            tlb.start();
+            assertThat(Thread.getAllStackTraces().keySet()).noneMatch(thread -> thread.getName().equals("edp-tlb"));
+        }
+        assertThat(samples.get()).isEqualTo(afterClose);
+    }
+
+    @Test
     void configRejectsNonsense() {
         Duration s = Duration.ofSeconds(1);
         assertThatThrownBy(() -> new TlbConfig(true, Duration.ZERO, 0.7, 0.1, s, 8))
