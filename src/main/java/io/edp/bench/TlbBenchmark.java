@@ -13,6 +13,7 @@ import io.edp.engine.nic.loopback.LoopbackDriverFactory;
 import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.nic.loopback.TrafficGenerator;
 import io.edp.engine.nic.loopback.TrafficProfile;
+import io.edp.engine.nic.loopback.TrafficSink;
 import io.edp.engine.nic.steering.NetQueueConfig;
 import io.edp.engine.nic.steering.NetQueueSteering;
 import io.edp.engine.nic.steering.VnicAddress;
@@ -35,6 +36,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * {@code bench tlb}: the skewed-load scenario with real traffic. Four VMs, each reached through its own loopback
@@ -101,21 +104,18 @@ final class TlbBenchmark {
             warmUp(engine);
             ThreadLoadBalancer tlb = new ThreadLoadBalancer(settings.tlb(), new EngineBalancing(engine),
                     InstantSource.system());
-            List<Sample> samples = new ArrayList<>();
-            List<Double> moveSeconds = new ArrayList<>();
-            int[] cyclesToConverge = {0};
-            runTimeline(engine, tlb, samples, moveSeconds, cyclesToConverge);
+            Timeline timeline = runTimeline(engine, tlb);
             long sent = 0;
             for (TrafficGenerator generator : generators) {
                 generator.stop();
                 sent += generator.sent();
             }
             long[] delivered = drain(engine, sent);
-            Result result = result(samples, tlb, cyclesToConverge[0], delivered);
-            printTable(samples);
+            Result result = result(timeline, tlb, delivered);
+            printTable(timeline.samples());
             printDecisions(tlb.history());
             printResult(result, sent, delivered[0]);
-            write(result, samples, moveSeconds);
+            write(result, timeline);
             return result.packetsLost() == 0 && result.packetsReordered() == 0 ? 0 : 1;
         }
     }
@@ -164,8 +164,14 @@ final class TlbBenchmark {
         pause(Duration.ofSeconds(5));
     }
 
-    private void runTimeline(Engine engine, ThreadLoadBalancer tlb, List<Sample> samples, List<Double> moveSeconds,
-                             int[] cyclesToConverge) {
+    /** The samples, when queues moved (seconds from the start), and the cycle that made the last move. */
+    private record Timeline(List<Sample> samples, List<Double> moveSeconds, int cyclesToConverge) {
+    }
+
+    private Timeline runTimeline(Engine engine, ThreadLoadBalancer tlb) {
+        List<Sample> samples = new ArrayList<>();
+        List<Double> moveSeconds = new ArrayList<>();
+        int cyclesToConverge = 0;
         long[] ids = engine.workerThreadIds();
         long start = System.nanoTime();
         long end = start + settings.before().plus(settings.after()).toNanos();
@@ -183,12 +189,13 @@ final class TlbBenchmark {
         while (nextSample <= end) {
             long now = System.nanoTime();
             if (nextCycle <= now && nextCycle < end) {
-                // the first cycle only records the counters: loads need two samples
-                int cycle = cycles++;
-                tlb.runCycle().filter(d -> d.outcome() == TlbDecision.Outcome.APPLIED).ifPresent(d -> {
-                    cyclesToConverge[0] = cycle;
+                // cycle 0 only records the counters: loads need two samples
+                Optional<TlbDecision> decision = tlb.runCycle();
+                if (decision.isPresent() && decision.get().outcome() == TlbDecision.Outcome.APPLIED) {
+                    cyclesToConverge = cycles;
                     moveSeconds.add((System.nanoTime() - start) / 1e9);
-                });
+                }
+                cycles++;
                 nextCycle += settings.tlb().interval().toNanos();
             } else if (nextSample <= now) {
                 EngineStats stats = engine.stats();
@@ -203,6 +210,7 @@ final class TlbBenchmark {
                 pause(Duration.ofNanos(Math.min(nextCycle, nextSample) - now));
             }
         }
+        return new Timeline(samples, moveSeconds, cyclesToConverge);
     }
 
     private static Sample sample(double seconds, EngineStats before, EngineStats after, long[] cpuBefore,
@@ -240,7 +248,7 @@ final class TlbBenchmark {
         do {
             totals = new long[3];
             for (int vm = 0; vm < VMS; vm++) {
-                var sink = ((LoopbackNic) engine.driver(VMS + vm)).sink();
+                TrafficSink sink = ((LoopbackNic) engine.driver(VMS + vm)).sink();
                 totals[0] += sink.packets();
                 totals[1] += sink.lost();
                 totals[2] += sink.reordered();
@@ -263,7 +271,8 @@ final class TlbBenchmark {
      * Peak before: the highest per-worker mean busy utilization while the TLB was off. Peak after: the same over
      * the second half of the balancing phase, when the moves have settled.
      */
-    private Result result(List<Sample> samples, ThreadLoadBalancer tlb, int cyclesToConverge, long[] delivered) {
+    private Result result(Timeline timeline, ThreadLoadBalancer tlb, long[] delivered) {
+        List<Sample> samples = timeline.samples();
         double settledFrom = settings.before().plus(settings.after().dividedBy(2)).toNanos() / 1e9;
         double before = peakOfMeans(samples, sample -> !sample.balancing() && sample.seconds() > 1.5);
         double after = peakOfMeans(samples, sample -> sample.seconds() > settledFrom);
@@ -271,10 +280,10 @@ final class TlbBenchmark {
         for (TlbDecision decision : tlb.history()) {
             moves += decision.moves().size();
         }
-        return new Result(before, after, cyclesToConverge, moves, delivered[1], delivered[2]);
+        return new Result(before, after, timeline.cyclesToConverge(), moves, delivered[1], delivered[2]);
     }
 
-    private static double peakOfMeans(List<Sample> samples, java.util.function.Predicate<Sample> window) {
+    private static double peakOfMeans(List<Sample> samples, Predicate<Sample> window) {
         double[] sum = new double[WORKERS];
         int count = 0;
         for (Sample sample : samples) {
@@ -304,7 +313,7 @@ final class TlbBenchmark {
         }
     }
 
-    private static String means(List<Sample> samples, int worker, java.util.function.Predicate<Sample> window) {
+    private static String means(List<Sample> samples, int worker, Predicate<Sample> window) {
         double busy = 0;
         double cpu = 0;
         int count = 0;
@@ -345,7 +354,8 @@ final class TlbBenchmark {
                 result.cyclesToConverge(), sent, delivered, result.packetsLost(), result.packetsReordered());
     }
 
-    private void write(Result result, List<Sample> samples, List<Double> moveSeconds) {
+    private void write(Result result, Timeline timeline) {
+        List<Sample> samples = timeline.samples();
         Path dir = Path.of("target", "bench");
         StringBuilder json = new StringBuilder();
         json.append(String.format(Locale.ROOT, "{\"peak_util_before\": %.4f, \"peak_util_after\": %.4f, "
@@ -369,7 +379,7 @@ final class TlbBenchmark {
             }
             UtilizationChart.write(dir.resolve("tlb.png"), "bench tlb: worker utilization (busy time / wall time)",
                     List.of("worker 0", "worker 1", "worker 2", "worker 3"), points, settings.tlb().threshold(),
-                    moveSeconds);
+                    timeline.moveSeconds());
             out.println("wrote target/bench/tlb.json and target/bench/tlb.png");
         } catch (IOException e) {
             out.println("cannot write target/bench/tlb.json: " + e.getMessage());

@@ -1,5 +1,6 @@
 package io.edp.engine.tlb;
 
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -175,7 +176,7 @@ class LoadPlannerTest {
         return BruteForce.peak(snapshot, BruteForce.owners(snapshot, moves));
     }
 
-    private static org.assertj.core.data.Offset<Double> within() {
-        return org.assertj.core.data.Offset.offset(1e-9);
+    private static Offset<Double> within() {
+        return Offset.offset(1e-9);
     }
 }

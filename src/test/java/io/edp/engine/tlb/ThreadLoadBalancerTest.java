@@ -1,14 +1,18 @@
 package io.edp.engine.tlb;
 
+import io.edp.engine.Await;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.offset;
 
 class ThreadLoadBalancerTest {
 
@@ -41,7 +45,7 @@ class ThreadLoadBalancerTest {
 
         assertThat(decision.trigger()).isEqualTo(Trigger.OVERLOAD);
         assertThat(decision.outcome()).isEqualTo(TlbDecision.Outcome.APPLIED);
-        assertThat(decision.loadsBefore().get(0)).isCloseTo(0.95, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(decision.loadsBefore().get(0)).isCloseTo(0.95, offset(1e-6));
         assertThat(engine.peak()).isLessThan(0.70);
         assertThat(engine.moves()).hasSize(BruteForce.fewestMovesBelow(LoadPlannerTest.hotVm(), 0.70, 16));
         assertThat(cycle(engine, tlb)).isEmpty();
@@ -137,7 +141,7 @@ class ThreadLoadBalancerTest {
 
     @Test
     void startedBalancerCyclesEveryIntervalUntilClosedAndNotAtAllWhenDisabled() {
-        java.util.concurrent.atomic.AtomicInteger samples = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger samples = new AtomicInteger();
         BalancedEngine counting = new BalancedEngine() {
             @Override
             public BusySample sampleBusy() {
@@ -151,13 +155,13 @@ class ThreadLoadBalancerTest {
             }
         };
         TlbConfig fast = TlbConfig.DEFAULTS.withInterval(Duration.ofMillis(5));
-        try (ThreadLoadBalancer tlb = new ThreadLoadBalancer(fast, counting, java.time.InstantSource.system())) {
+        try (ThreadLoadBalancer tlb = new ThreadLoadBalancer(fast, counting, InstantSource.system())) {
             tlb.start();
-            io.edp.engine.Await.until("three cycles", () -> samples.get() >= 3, Duration.ofSeconds(10));
+            Await.until("three cycles", () -> samples.get() >= 3, Duration.ofSeconds(10));
         }
         int afterClose = samples.get();
         TlbConfig disabled = new TlbConfig(false, fast.interval(), 0.7, 0.1, Duration.ZERO, 8);
-        try (ThreadLoadBalancer tlb = new ThreadLoadBalancer(disabled, counting, java.time.InstantSource.system())) {
+        try (ThreadLoadBalancer tlb = new ThreadLoadBalancer(disabled, counting, InstantSource.system())) {
             tlb.start();
             assertThat(Thread.getAllStackTraces().keySet()).noneMatch(thread -> thread.getName().equals("edp-tlb"));
         }

@@ -1,11 +1,15 @@
 package io.edp.engine.nic.steering;
 
+import com.sun.management.ThreadMXBean;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -73,7 +77,7 @@ class NetQueueSteeringTest {
     void defaultQueueMayBeInThePoolAndStillTakesBroadcast() {
         NetQueueSteering uplink = new NetQueueSteering(NetQueueConfig.withRssPool(4, 1, List.of(0, 1, 2, 3)));
         uplink.addSharedRssFilter(VM_B);
-        java.util.Set<Integer> seen = new java.util.TreeSet<>();
+        Set<Integer> seen = new TreeSet<>();
         for (int flow = 0; flow < 200; flow++) {
             MemorySegment frame = TestFrames.ipv4Udp(VM_B.mac(), 0, flow);
             seen.add(uplink.rxQueue(frame, 0, (int) frame.byteSize()));
@@ -129,8 +133,7 @@ class NetQueueSteeringTest {
         nic.addSharedRssFilter(VM_B);
         MemorySegment filtered = TestFrames.ipv4Udp(VM_A.mac(), VM_A.vlan(), 1);
         MemorySegment shared = TestFrames.frame(VM_B.mac(), 0, "2001:db8::1", 5000, "2001:db8::2", 80, TestFrames.TCP);
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long checksum = 0;
         for (int i = 0; i < 20_000; i++) {
             checksum += queueOf(filtered) + queueOf(shared);

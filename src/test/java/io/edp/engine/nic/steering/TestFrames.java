@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /** Builds Ethernet frames (optionally VLAN-tagged) carrying IPv4 or IPv6 with TCP or UDP ports. */
 final class TestFrames {
@@ -31,7 +32,7 @@ final class TestFrames {
                     .put((byte) 64).put((byte) protocol).putShort((short) 0);
         }
         frame.put(source).put(destination).putShort((short) srcPort).putShort((short) dstPort).putInt(0);
-        return MemorySegment.ofArray(java.util.Arrays.copyOf(frame.array(), frame.position()));
+        return MemorySegment.ofArray(Arrays.copyOf(frame.array(), frame.position()));
     }
 
     static MemorySegment ipv4Udp(long dstMac, int vlan, int flow) {
