@@ -34,8 +34,9 @@ final class UtilizationChart {
     private UtilizationChart() {
     }
 
+    /** Draws the chart; the balancer runs from {@code balancingFrom} seconds, queues moved at {@code moveSeconds}. */
     static void write(Path png, String title, List<String> workers, List<Point> points, double threshold,
-                      List<Double> moveSeconds) throws IOException {
+                      double balancingFrom, List<Double> moveSeconds) throws IOException {
         System.setProperty("java.awt.headless", "true");
         BufferedImage image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
@@ -51,8 +52,11 @@ final class UtilizationChart {
         }
         Frame frame = new Frame(span, top);
 
+        g.setColor(new Color(0xf0f0f0));
+        g.fillRect(frame.x(balancingFrom), TOP, frame.x(span) - frame.x(balancingFrom), frame.plotHeight());
         g.setColor(Color.BLACK);
         g.drawString(title, LEFT, 18);
+        g.drawString("TLB on", frame.x(balancingFrom) + 4, TOP + 14);
         g.drawRect(LEFT, TOP, frame.plotWidth(), frame.plotHeight());
         for (double u = 0; u <= top + 1e-9; u += 0.2) {
             g.drawString(String.format("%3.0f %%", u * 100), 10, frame.y(u) + 4);
@@ -68,6 +72,7 @@ final class UtilizationChart {
         g.drawString("threshold", LEFT + frame.plotWidth() + 5, frame.y(threshold) + 4);
         for (double move : moveSeconds) {
             g.drawLine(frame.x(move), TOP, frame.x(move), TOP + frame.plotHeight());
+            g.drawString("move", frame.x(move) + 4, TOP + 28);
         }
 
         g.setStroke(new BasicStroke(2));
