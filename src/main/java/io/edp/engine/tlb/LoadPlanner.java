@@ -33,17 +33,29 @@ public final class LoadPlanner {
     private static final double EPSILON = 1e-9;
     private static final int SEARCH_BUDGET = 2_000_000;
 
+    private final long searchBudget;
+
+    public LoadPlanner() {
+        this(SEARCH_BUDGET);
+    }
+
+    /** A planner whose exhaustive search gives up after {@code searchBudget} candidate moves. */
+    LoadPlanner(long searchBudget) {
+        this.searchBudget = searchBudget;
+    }
+
     public Plan plan(LoadSnapshot snapshot, Trigger trigger, double threshold) {
         Placement placement = new Placement(snapshot);
         SortedMap<Integer, Double> before = new TreeMap<>(placement.load);
         int numaCorrections = placement.correctNuma();
         for (int node : placement.nodes()) {
-            balanceNode(placement, node, trigger, threshold);
+            balanceNode(placement, node, trigger, threshold, searchBudget);
         }
         return new Plan(placement.movesFrom(snapshot), before, placement.load, numaCorrections);
     }
 
-    private static void balanceNode(Placement placement, int node, Trigger trigger, double threshold) {
+    private static void balanceNode(Placement placement, int node, Trigger trigger, double threshold,
+                                    long searchBudget) {
         List<Integer> workers = placement.workersOf(node);
         if (workers.size() < 2) {
             return;
@@ -54,7 +66,7 @@ public final class LoadPlanner {
         if (placement.peakOf(workers, placement.owner) < limit) {
             return;
         }
-        Optional<Map<QueueId, Integer>> fewest = new FewestMoves(placement, workers, limit).search();
+        Optional<Map<QueueId, Integer>> fewest = new FewestMoves(placement, workers, limit, searchBudget).search();
         if (fewest.isPresent()) {
             fewest.get().forEach(placement::move);
             return;
@@ -81,11 +93,12 @@ public final class LoadPlanner {
         private int[] bestChosen;
         private int[] bestTarget;
         private double bestPeak;
-        private long budget = SEARCH_BUDGET;
+        private long budget;
         private final List<Integer> workers;
 
-        FewestMoves(Placement placement, List<Integer> workers, double limit) {
+        FewestMoves(Placement placement, List<Integer> workers, double limit, long budget) {
             this.workers = workers;
+            this.budget = budget;
             this.queues = placement.queuesOwnedBy(workers);
             this.queueLoad = new double[queues.size()];
             this.owner = new int[queues.size()];

@@ -55,6 +55,35 @@ class LoadPlannerTest {
     }
 
     @Test
+    void beyondTheSearchBudgetTheDescentStillFixesTheHotVm() {
+        Plan plan = new LoadPlanner(0).plan(hotVm(), Trigger.OVERLOAD, THRESHOLD);
+
+        assertThat(plan.peakAfter()).isLessThan(THRESHOLD);
+        assertThat(plan.moves()).hasSize(2);
+    }
+
+    @Test
+    void beyondTheSearchBudgetAStuckDescentFallsBackToThePacking() {
+        // moving the largest queue (0.407) off worker 2 first strands worker 1's 0.37 + 0.393: the descent
+        // stops at 73.4 %, while packing reaches 68 %
+        LoadSnapshot snapshot = new LoadSnapshot(
+                List.of(new WorkerLoad(0, 0, 0.0), new WorkerLoad(1, 0, 0.773), new WorkerLoad(2, 0, 0.888),
+                        new WorkerLoad(3, 0, 0.364)),
+                List.of(new QueueLoad(new QueueId(0, 0), 2, 0, 0.316), new QueueLoad(new QueueId(0, 1), 1, 0, 0.393),
+                        new QueueLoad(new QueueId(0, 2), 2, 0, 0.407), new QueueLoad(new QueueId(0, 3), 3, 0, 0.364),
+                        new QueueLoad(new QueueId(0, 4), 2, 0, 0.01), new QueueLoad(new QueueId(0, 5), 1, 0, 0.37),
+                        new QueueLoad(new QueueId(0, 6), 1, 0, 0.01), new QueueLoad(new QueueId(0, 7), 2, 0, 0.155)));
+
+        Plan heuristic = new LoadPlanner(0).plan(snapshot, Trigger.OVERLOAD, THRESHOLD);
+        Plan exact = planner.plan(snapshot, Trigger.OVERLOAD, THRESHOLD);
+
+        assertThat(heuristic.peakAfter()).isLessThan(THRESHOLD).isCloseTo(lptPeak(snapshot), within());
+        assertThat(exact.peakAfter()).isLessThan(THRESHOLD);
+        assertThat(exact.moves()).hasSize(BruteForce.fewestMovesBelow(snapshot, THRESHOLD, 8)).hasSize(2);
+        assertThat(heuristic.moves().size()).isGreaterThan(exact.moves().size());
+    }
+
+    @Test
     void queueTooBigForAnyWorkerEndsAloneAtTheBestPackingCanReach() {
         LoadSnapshot snapshot = new LoadSnapshot(
                 List.of(new WorkerLoad(0, 0, 0.95), new WorkerLoad(1, 0, 0.30)),
