@@ -6,7 +6,9 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -162,10 +164,18 @@ class ThreadLoadBalancerTest {
         int afterClose = samples.get();
         TlbConfig disabled = new TlbConfig(false, fast.interval(), 0.7, 0.1, Duration.ZERO, 8);
         try (ThreadLoadBalancer tlb = new ThreadLoadBalancer(disabled, counting, InstantSource.system())) {
+            Set<Thread> before = balancerThreads();
             tlb.start();
-            assertThat(Thread.getAllStackTraces().keySet()).noneMatch(thread -> thread.getName().equals("edp-tlb"));
+            // the closed balancer's thread may still be exiting; the disabled one must not add one
+            assertThat(before).containsAll(balancerThreads());
         }
         assertThat(samples.get()).isEqualTo(afterClose);
+    }
+
+    private static Set<Thread> balancerThreads() {
+        Set<Thread> threads = new HashSet<>(Thread.getAllStackTraces().keySet());
+        threads.removeIf(thread -> !thread.getName().equals("edp-tlb"));
+        return threads;
     }
 
     @Test
