@@ -1,0 +1,50 @@
+package io.edp.bench;
+
+import java.io.PrintStream;
+import java.util.List;
+
+/** {@code edp bench <name> [options]}: benchmarks that run without Spring. Returns the process exit status. */
+public final class BenchCommand {
+
+    private BenchCommand() {
+    }
+
+    public static int run(String[] args) {
+        PrintStream out = System.out;
+        if (args.length > 0 && args[0].equals("tlb")) {
+            return tlb(List.of(args).subList(1, args.length), out);
+        }
+        if (args.length == 0 || !args[0].equals("engine")) {
+            out.println("usage: bench engine [--quick] | bench tlb [--hot-pps=N] [--cold-pps=N]");
+            return 2;
+        }
+        List<String> options = List.of(args).subList(1, args.length);
+        for (String option : options) {
+            if (!option.equals("--quick")) {
+                out.println("bench engine: unknown option " + option + " (usage: bench engine [--quick])");
+                return 2;
+            }
+        }
+        return new EngineBenchmark(options.contains("--quick"), out).run();
+    }
+
+    private static int tlb(List<String> options, PrintStream out) {
+        TlbBenchmark.Settings settings = TlbBenchmark.Settings.defaults();
+        for (String option : options) {
+            String[] nameValue = option.split("=", 2);
+            long value = nameValue.length == 2 && nameValue[1].matches("\\d+") ? Long.parseLong(nameValue[1]) : -1;
+            switch (nameValue[0]) {
+                case "--hot-pps" -> settings = new TlbBenchmark.Settings(value, settings.coldPacketsPerSecond(),
+                        settings.before(), settings.after(), settings.tlb());
+                case "--cold-pps" -> settings = new TlbBenchmark.Settings(settings.hotPacketsPerSecond(), value,
+                        settings.before(), settings.after(), settings.tlb());
+                default -> value = -1;
+            }
+            if (value < 0) {
+                out.println("bench tlb: bad option " + option + " (usage: bench tlb [--hot-pps=N] [--cold-pps=N])");
+                return 2;
+            }
+        }
+        return new TlbBenchmark(settings, out).run();
+    }
+}
