@@ -1,0 +1,162 @@
+package io.edp.engine.nic.afpacket;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.edp.engine.mbuf.Mbuf;
+import io.edp.engine.mbuf.MbufCache;
+import io.edp.engine.mbuf.MbufPool;
+import io.edp.engine.nic.NicDriver;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The driver on veth pairs: a generator namespace sends with trafgen into {@code in<id>}, a minimal forwarding
+ * loop moves frames from {@code in<id>} to {@code out<id>}, whose peer sits in a sink namespace. The interfaces'
+ * own counters are the reference.
+ */
+class AfPacketDriverTest {
+
+    private static final int FLOWS = 64;
+    private static final long DEADLINE_NANOS = 10_000_000_000L;
+
+    private static VethLab lab;
+    private static String generator;
+    private static String sink;
+    private static String in;
+    private static String out;
+
+    private final MbufPool pool = new MbufPool(4096, Mbuf.DESCRIPTOR_BYTES);
+    private final MbufCache cache = new MbufCache(pool);
+    private final int[] burst = new int[NicDriver.MAX_BURST];
+
+    @BeforeAll
+    static void buildTopology() {
+        lab = new VethLab();
+        generator = lab.namespace("gen");
+        sink = lab.namespace("sink");
+        in = lab.veth("in", generator, "gen0");
+        out = lab.veth("out", sink, "sink0");
+    }
+
+    @AfterAll
+    static void removeTopology() {
+        if (lab != null) {
+            lab.close();
+        }
+    }
+
+    @Test
+    void forwardsEveryFrameAcrossTwoFanoutQueuesAndTheInterfaceCountersAgree() {
+        long frames = 3000;
+        long sinkBefore = lab.counter(sink, "sink0", "rx_packets");
+        long inBefore = lab.counter(null, in, "rx_packets");
+        try (AfPacketDriver rx = AfPacketDriver.open(AfPacketConfig.of(in, 2), 1);
+                AfPacketDriver tx = AfPacketDriver.open(AfPacketConfig.of(out, 1), 2)) {
+            lab.trafgen(generator, "gen0", udpFlows(FLOWS, 0), frames);
+
+            long[] perQueue = new long[2];
+            long deadline = System.nanoTime() + DEADLINE_NANOS;
+            while (perQueue[0] + perQueue[1] < frames && System.nanoTime() < deadline) {
+                for (int q = 0; q < 2; q++) {
+                    int n = rx.rxBurst(q, cache, burst, NicDriver.MAX_BURST);
+                    perQueue[q] += n;
+                    tx.txBurst(0, cache, burst, n);
+                }
+            }
+            awaitCounter(sink, "sink0", "rx_packets", sinkBefore + frames);
+
+            assertThat(perQueue[0] + perQueue[1]).isEqualTo(frames);
+            assertThat(perQueue[0]).as("fanout hash spreads %d flows over both queues", FLOWS).isPositive();
+            assertThat(perQueue[1]).isPositive();
+            assertThat(lab.counter(null, in, "rx_packets") - inBefore).isEqualTo(frames);
+            assertThat(tx.txPackets(0)).isEqualTo(frames);
+            assertThat(lab.counter(sink, "sink0", "rx_packets") - sinkBefore).isEqualTo(frames);
+            assertThat(rx.rxRingDrops()).isZero();
+            cache.flush();
+            assertThat(pool.available()).as("every buffer came back").isEqualTo(pool.capacity());
+        }
+    }
+
+    @Test
+    void vlanTagTheKernelStripsIsPutBackIntoTheFrame() {
+        try (AfPacketDriver rx = AfPacketDriver.open(AfPacketConfig.of(in, 1), 1)) {
+            lab.trafgen(generator, "gen0", udpFlows(1, 100), 1);
+
+            int n = awaitFrames(rx, 0);
+
+            assertThat(n).isEqualTo(1);
+            Mbuf frame = new Mbuf(pool).wrap(burst[0]);
+            ValueLayout.OfShort bigEndian = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+            assertThat(frame.data().get(bigEndian, frame.dataAddress() + 12)).isEqualTo((short) 0x8100);
+            assertThat(frame.data().get(bigEndian, frame.dataAddress() + 14)).isEqualTo((short) 100);
+            assertThat(frame.data().get(bigEndian, frame.dataAddress() + 16)).isEqualTo((short) 0x0800);
+            assertThat(frame.dataLength()).isEqualTo(64);
+            cache.freeBurst(burst, n);
+        }
+    }
+
+    @Test
+    void framesItTransmitsDoNotComeBackOnItsOwnReceiveQueue() {
+        long frames = 500;
+        long sinkBefore = lab.counter(sink, "sink0", "rx_packets");
+        try (AfPacketDriver port = AfPacketDriver.open(AfPacketConfig.of(out, 1), 2)) {
+            Mbuf m = new Mbuf(pool);
+            for (long sent = 0; sent < frames; ) {
+                int count = (int) Math.min(NicDriver.MAX_BURST, frames - sent);
+                for (int i = 0; i < count; i++) {
+                    burst[i] = cache.allocate();
+                    m.wrap(burst[i]).copyFrom(ETHERNET_UDP_FRAME, 0, (int) ETHERNET_UDP_FRAME.byteSize());
+                }
+                sent += port.txBurst(0, cache, burst, count);
+            }
+            awaitCounter(sink, "sink0", "rx_packets", sinkBefore + frames);
+
+            long received = 0;
+            long until = System.nanoTime() + 100_000_000L; // many RX block timeouts (1 ms) after the frames left
+            while (System.nanoTime() < until) {
+                int n = port.rxBurst(0, cache, burst, NicDriver.MAX_BURST);
+                received += n;
+                cache.freeBurst(burst, n);
+            }
+
+            assertThat(port.txPackets(0)).isEqualTo(frames);
+            assertThat(lab.counter(sink, "sink0", "rx_packets") - sinkBefore).isEqualTo(frames);
+            assertThat(received).isZero();
+        }
+    }
+
+    private static final MemorySegment ETHERNET_UDP_FRAME = MemorySegment.ofArray(new byte[] {
+            2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x08, 0x00,
+            0x45, 0, 0, 46, 0, 0, 0, 0, 64, 17, 0, 0, 10, 0, 0, 1, 10, 0, 1, 1,
+            0x03, (byte) 0xe8, 0x0f, (byte) 0xa0, 0, 26, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+
+    /** trafgen packet: UDP 10.0.0.1 → 10.0.1.1, source port over {@code flows} values, 60 bytes (+4 tagged). */
+    static String udpFlows(int flows, int vlan) {
+        String tag = vlan == 0 ? "" : "  vlan(id=" + vlan + "),\n";
+        return "{\n  eth(da=02:00:00:00:00:02, sa=02:00:00:00:00:01),\n" + tag
+                + "  ipv4(sa=10.0.0.1, da=10.0.1.1, ttl=64),\n"
+                + "  udp(sp=" + (flows == 1 ? "1000" : "dinc(1000, " + (1000 + flows - 1) + ")") + ", dp=4000),\n"
+                + "  fill(0x00, 18)\n}\n";
+    }
+
+    private int awaitFrames(AfPacketDriver driver, int queue) {
+        long deadline = System.nanoTime() + DEADLINE_NANOS;
+        int n = 0;
+        while (n == 0 && System.nanoTime() < deadline) {
+            n = driver.rxBurst(queue, cache, burst, NicDriver.MAX_BURST);
+        }
+        return n;
+    }
+
+    private static void awaitCounter(String namespace, String device, String statistic, long atLeast) {
+        long deadline = System.nanoTime() + DEADLINE_NANOS;
+        while (lab.counter(namespace, device, statistic) < atLeast && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package io.edp.engine.nic.afpacket;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Network namespaces and veth pairs for tests and benchmarks, named with a random run id so parallel runs do not
+ * collide. The engine-facing end of a pair stays in the root namespace (where the JVM's sockets live), the
+ * generator or sink end goes into a namespace of its own. IPv6 is off on every end, so no neighbour discovery
+ * or MLD frame disturbs the counts. {@link #close()} removes everything it made.
+ */
+public final class VethLab implements AutoCloseable {
+
+    private final String id = Integer.toHexString(ThreadLocalRandom.current().nextInt(0x100000, 0xffffff));
+    private final List<String> namespaces = new ArrayList<>();
+    private final List<String> rootLinks = new ArrayList<>();
+    private final Set<Path> files = new HashSet<>();
+
+    public String id() {
+        return id;
+    }
+
+    /** Creates namespace {@code edp-<role>-<id>} and returns its name. */
+    public String namespace(String role) {
+        String name = "edp-" + role + "-" + id;
+        run("ip", "netns", "add", name);
+        namespaces.add(name);
+        run("ip", "netns", "exec", name, "ip", "link", "set", "lo", "up");
+        return name;
+    }
+
+    /**
+     * A veth pair: {@code rootEnd + id} in the root namespace, {@code innerEnd} in {@code namespace}; both up,
+     * without IPv6. Returns the root end's full name.
+     */
+    public String veth(String rootEnd, String namespace, String innerEnd) {
+        String root = rootEnd + id;
+        run("ip", "link", "add", root, "type", "veth", "peer", "name", innerEnd, "netns", namespace);
+        rootLinks.add(root);
+        run("sysctl", "-q", "-w", "net.ipv6.conf." + root + ".disable_ipv6=1");
+        run("ip", "netns", "exec", namespace, "sysctl", "-q", "-w", "net.ipv6.conf." + innerEnd + ".disable_ipv6=1");
+        run("ip", "link", "set", root, "up");
+        run("ip", "-n", namespace, "link", "set", innerEnd, "up");
+        return root;
+    }
+
+    /** An interface statistic ({@code rx_packets}, {@code tx_packets}, ...); namespace null for the root one. */
+    public long counter(String namespace, String device, String statistic) {
+        String path = "/sys/class/net/" + device + "/statistics/" + statistic;
+        String value = namespace == null ? run("cat", path) : run("ip", "netns", "exec", namespace, "cat", path);
+        return Long.parseLong(value.trim());
+    }
+
+    /**
+     * Sends {@code count} frames from {@code device} in {@code namespace} with trafgen (netsniff-ng), as the
+     * packet description {@code config} (trafgen's configuration language) says; returns when all are sent.
+     */
+    public void trafgen(String namespace, String device, String config, long count) {
+        run("ip", "netns", "exec", namespace, "trafgen", "--dev", device, "--conf", file("trafgen", ".cfg", config).toString(),
+                "--cpus", "1", "-n", Long.toString(count));
+    }
+
+    /** Writes a temporary file that {@link #close()} deletes. */
+    public Path file(String prefix, String suffix, String content) {
+        try {
+            Path path = Files.createTempFile(prefix + "-" + id + "-", suffix);
+            files.add(path);
+            Files.writeString(path, content);
+            return path;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Runs a command; returns its standard output, fails with its output when it exits non-zero. */
+    public static String run(String... command) {
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            byte[] output = process.getInputStream().readAllBytes();
+            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " failed: "
+                        + new String(output, StandardCharsets.UTF_8));
+            }
+            return new String(output, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException(String.join(" ", command) + " could not run", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        // deleting a namespace deletes its veth ends and with them their root-namespace peers
+        for (String namespace : namespaces) {
+            runQuietly("ip", "netns", "del", namespace);
+        }
+        for (String link : rootLinks) {
+            if (Files.exists(Path.of("/sys/class/net", link))) {
+                runQuietly("ip", "link", "del", link);
+            }
+        }
+        for (Path path : files) {
+            try {
+                Files.deleteIfExists(path);
+            } catch (IOException ignored) {
+                // a leftover temp file is harmless
+            }
+        }
+    }
+
+    private static void runQuietly(String... command) {
+        try {
+            run(command);
+        } catch (IllegalStateException ignored) {
+            // cleanup goes on with the next item
+        }
+    }
+}
