@@ -1,0 +1,103 @@
+package io.edp.engine.nic.afpacket;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** What a user sees when the interface is missing, down, or the process lacks CAP_NET_RAW. */
+class AfPacketErrorsTest {
+
+    private static VethLab lab;
+    private static String down;
+
+    @BeforeAll
+    static void buildTopology() {
+        lab = new VethLab();
+        String peer = lab.namespace("err");
+        down = lab.veth("down", peer, "peer0");
+        VethLab.run("ip", "link", "set", down, "down");
+    }
+
+    @AfterAll
+    static void removeTopology() {
+        if (lab != null) {
+            lab.close();
+        }
+    }
+
+    @Test
+    void unknownInterfaceIsNamedWithEnodev() {
+        assertThatThrownBy(() -> AfPacketDriver.open(AfPacketConfig.of("nosuch" + lab.id(), 1), 0))
+                .isInstanceOf(AfPacketException.class)
+                .hasMessage("af_packet nosuch" + lab.id() + ": if_nametoindex failed: ENODEV (no such interface)")
+                .satisfies(e -> assertThat(((AfPacketException) e).errno()).isEqualTo(19));
+    }
+
+    @Test
+    void interfaceThatIsDownIsRejectedBeforeAnyRingIsBuilt() {
+        assertThatThrownBy(() -> AfPacketDriver.open(AfPacketConfig.of(down, 2), 0))
+                .isInstanceOf(AfPacketException.class)
+                .hasMessage("af_packet " + down + ": interface is down (ip link set " + down + " up)");
+    }
+
+    @Test
+    void nameLongerThanTheKernelAllowsIsRejected() {
+        assertThatThrownBy(() -> AfPacketDriver.open(AfPacketConfig.of("a-very-long-interface-name", 1), 0))
+                .isInstanceOf(AfPacketException.class)
+                .hasMessageContaining("interface name must have 1 to 15 characters");
+    }
+
+    @Test
+    void withoutCapNetRawTheErrorSaysWhichCapabilityIsMissing() throws Exception {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        // capabilities are per thread in Linux: drop CAP_NET_RAW on a throwaway thread only
+        Thread thread = Thread.ofPlatform().start(() -> {
+            dropNetRawOnThisThread();
+            try {
+                AfPacketDriver.open(AfPacketConfig.of("lo", 1), 0).close();
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        thread.join();
+
+        assertThat(failure.get())
+                .isInstanceOf(AfPacketException.class)
+                .hasMessageStartingWith("af_packet lo: socket(AF_PACKET, SOCK_RAW) failed: EPERM")
+                .hasMessageContaining("needs CAP_NET_RAW");
+    }
+
+    /** capget/capset on the calling thread: clear CAP_NET_RAW (bit 13) from the effective set. */
+    private static void dropNetRawOnThisThread() {
+        Linker linker = Linker.nativeLinker();
+        FunctionDescriptor signature = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS);
+        MethodHandle capget = linker.downcallHandle(linker.defaultLookup().find("capget").orElseThrow(), signature);
+        MethodHandle capset = linker.downcallHandle(linker.defaultLookup().find("capset").orElseThrow(), signature);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment header = arena.allocate(8);
+            header.set(JAVA_INT, 0, 0x20080522); // _LINUX_CAPABILITY_VERSION_3
+            header.set(JAVA_INT, 4, 0); // this thread
+            MemorySegment data = arena.allocate(24); // two {effective, permitted, inheritable}
+            if ((int) capget.invokeExact(header, data) != 0) {
+                throw new IllegalStateException("capget failed");
+            }
+            data.set(JAVA_INT, 0, data.get(JAVA_INT, 0) & ~(1 << 13));
+            if ((int) capset.invokeExact(header, data) != 0) {
+                throw new IllegalStateException("capset failed");
+            }
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+}
