@@ -1,11 +1,13 @@
 package io.edp.engine.nic.afpacket;
 
+import io.edp.engine.nic.NicSetupException;
+
 /**
  * A kernel refusal while setting up or tearing down a packet socket. The message names the interface, the
  * operation and the errno with its name, e.g. {@code af_packet veth9: if_nametoindex failed: ENODEV (no such
  * interface)}, so that a command line can print it as one line.
  */
-public final class AfPacketException extends RuntimeException {
+public final class AfPacketException extends NicSetupException {
 
     private final String interfaceName;
     private final int errno;

@@ -1,7 +1,7 @@
 package io.edp.engine.nic.afpacket;
 
+import io.edp.engine.nic.HostCommand;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,7 +9,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Network namespaces and veth pairs for tests and benchmarks, named with a random run id so parallel runs do not
@@ -80,22 +79,9 @@ public final class VethLab implements AutoCloseable {
         }
     }
 
-    /** Runs a command; returns its standard output, fails with its output when it exits non-zero. */
+    /** Runs a command; returns its standard output, fails with its error output when it exits non-zero. */
     public static String run(String... command) {
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            byte[] output = process.getInputStream().readAllBytes();
-            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " failed: "
-                        + new String(output, StandardCharsets.UTF_8));
-            }
-            return new String(output, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException(String.join(" ", command) + " could not run", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return HostCommand.run(command);
     }
 
     @Override
