@@ -5,7 +5,7 @@ package io.edp.engine.nic.afpacket;
  * what it means for an interface. Anything else is reported by number.
  */
 enum Errno {
-    EPERM(1, "operation not permitted: needs CAP_NET_RAW (run as root or grant the capability to java)"),
+    EPERM(1, "operation not permitted: needs CAP_NET_RAW, run as root or grant the capability to java"),
     ENOENT(2, "no such file or directory"),
     EINTR(4, "interrupted system call"),
     ENXIO(6, "no such device or address"),
