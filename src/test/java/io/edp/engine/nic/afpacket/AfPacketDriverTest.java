@@ -2,10 +2,13 @@ package io.edp.engine.nic.afpacket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.edp.bench.TrafgenProfile;
+import io.edp.bench.VethLab;
 import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.mbuf.MbufPool;
 import io.edp.engine.nic.NicDriver;
+import io.edp.engine.nic.TestFrames;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -56,7 +59,7 @@ class AfPacketDriverTest {
         long inBefore = lab.counter(null, in, "rx_packets");
         try (AfPacketDriver rx = AfPacketDriver.open(AfPacketConfig.of(in, 2), 1);
                 AfPacketDriver tx = AfPacketDriver.open(AfPacketConfig.of(out, 1), 2)) {
-            lab.trafgen(generator, "gen0", udpFlows(FLOWS, 0), frames);
+            lab.trafgen(generator, "gen0", new TrafgenProfile(FLOWS, 64, 0), frames);
 
             long[] perQueue = new long[2];
             long deadline = System.nanoTime() + DEADLINE_NANOS;
@@ -84,7 +87,7 @@ class AfPacketDriverTest {
     @Test
     void vlanTagTheKernelStripsIsPutBackIntoTheFrame() {
         try (AfPacketDriver rx = AfPacketDriver.open(AfPacketConfig.of(in, 1), 1)) {
-            lab.trafgen(generator, "gen0", udpFlows(1, 100), 1);
+            lab.trafgen(generator, "gen0", new TrafgenProfile(1, 64, 100), 1);
 
             int n = awaitFrames(rx, 0);
 
@@ -94,7 +97,7 @@ class AfPacketDriverTest {
             assertThat(frame.data().get(bigEndian, frame.dataAddress() + 12)).isEqualTo((short) 0x8100);
             assertThat(frame.data().get(bigEndian, frame.dataAddress() + 14)).isEqualTo((short) 100);
             assertThat(frame.data().get(bigEndian, frame.dataAddress() + 16)).isEqualTo((short) 0x0800);
-            assertThat(frame.dataLength()).isEqualTo(64);
+            assertThat(frame.dataLength()).isEqualTo(64); // 60 sent + the 4-byte tag
             cache.freeBurst(burst, n);
         }
     }
@@ -105,11 +108,12 @@ class AfPacketDriverTest {
         long sinkBefore = lab.counter(sink, "sink0", "rx_packets");
         try (AfPacketDriver port = AfPacketDriver.open(AfPacketConfig.of(out, 1), 2)) {
             Mbuf m = new Mbuf(pool);
+            MemorySegment udp = MemorySegment.ofArray(TestFrames.udp(1000, 60));
             for (long sent = 0; sent < frames; ) {
                 int count = (int) Math.min(NicDriver.MAX_BURST, frames - sent);
                 for (int i = 0; i < count; i++) {
                     burst[i] = cache.allocate();
-                    m.wrap(burst[i]).copyFrom(ETHERNET_UDP_FRAME, 0, (int) ETHERNET_UDP_FRAME.byteSize());
+                    m.wrap(burst[i]).copyFrom(udp, 0, (int) udp.byteSize());
                 }
                 sent += port.txBurst(0, cache, burst, count);
             }
@@ -127,21 +131,6 @@ class AfPacketDriverTest {
             assertThat(lab.counter(sink, "sink0", "rx_packets") - sinkBefore).isEqualTo(frames);
             assertThat(received).isZero();
         }
-    }
-
-    private static final MemorySegment ETHERNET_UDP_FRAME = MemorySegment.ofArray(new byte[] {
-            2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x08, 0x00,
-            0x45, 0, 0, 46, 0, 0, 0, 0, 64, 17, 0, 0, 10, 0, 0, 1, 10, 0, 1, 1,
-            0x03, (byte) 0xe8, 0x0f, (byte) 0xa0, 0, 26, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
-
-    /** trafgen packet: UDP 10.0.0.1 → 10.0.1.1, source port over {@code flows} values, 60 bytes (+4 tagged). */
-    static String udpFlows(int flows, int vlan) {
-        String tag = vlan == 0 ? "" : "  vlan(id=" + vlan + "),\n";
-        return "{\n  eth(da=02:00:00:00:00:02, sa=02:00:00:00:00:01),\n" + tag
-                + "  ipv4(sa=10.0.0.1, da=10.0.1.1, ttl=64),\n"
-                + "  udp(sp=" + (flows == 1 ? "1000" : "dinc(1000, " + (1000 + flows - 1) + ")") + ", dp=4000),\n"
-                + "  fill(0x00, 18)\n}\n";
     }
 
     private int awaitFrames(AfPacketDriver driver, int queue) {

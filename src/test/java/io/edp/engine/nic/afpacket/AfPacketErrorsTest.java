@@ -5,6 +5,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.edp.bench.HostCommand;
+import io.edp.bench.VethLab;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -26,7 +28,7 @@ class AfPacketErrorsTest {
         lab = new VethLab();
         String peer = lab.namespace("err");
         down = lab.veth("down", peer, "peer0");
-        VethLab.run("ip", "link", "set", down, "down");
+        HostCommand.run("ip", "link", "set", down, "down");
     }
 
     @AfterAll

@@ -3,12 +3,13 @@ package io.edp.engine.nic.pcap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.edp.bench.HostCommand;
 import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.mbuf.MbufPool;
-import io.edp.engine.nic.HostCommand;
 import io.edp.engine.nic.NicDriver;
 import io.edp.engine.nic.NicSetupException;
+import io.edp.engine.nic.TestFrames;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -39,7 +40,7 @@ class PcapDriverTest {
     @CsvSource({"LITTLE_ENDIAN, false", "LITTLE_ENDIAN, true", "BIG_ENDIAN, false", "BIG_ENDIAN, true"})
     void readsClassicPcapInBothByteOrdersAndResolutionsAsTsharkDoes(String order, boolean nanos) throws IOException {
         ByteOrder byteOrder = order.equals("BIG_ENDIAN") ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
-        List<byte[]> frames = List.of(udpFrame(1000, 60), udpFrame(1001, 200), udpFrame(1002, 1514));
+        List<byte[]> frames = List.of(TestFrames.udp(1000, 60), TestFrames.udp(1001, 200), TestFrames.udp(1002, 1514));
         long[] captured = {FIRST_CAPTURE_NANOS, FIRST_CAPTURE_NANOS + 1_500_000, FIRST_CAPTURE_NANOS + 2_000_000_000L};
         Path file = writeCapture(byteOrder, nanos, frames, captured);
         String[] tshark = HostCommand.run("tshark", "-r", file.toString(), "-T", "fields", "-e", "frame.len",
@@ -72,7 +73,7 @@ class PcapDriverTest {
             Mbuf m = new Mbuf(pool);
             for (int round = 0; round < 25; round++) {
                 for (int i = 0; i < 4; i++) {
-                    byte[] frame = udpFrame(2000 + i, 60 + 100 * i);
+                    byte[] frame = TestFrames.udp(2000 + i, 60 + 100 * i);
                     burst[i] = cache.allocate();
                     m.wrap(burst[i]).copyFrom(MemorySegment.ofArray(frame), 0, frame.length);
                     perPort[i]++;
@@ -94,7 +95,7 @@ class PcapDriverTest {
     void originalTimingHoldsEachFrameBackUntilItsOffsetFromTheFirstHasPassed() throws IOException {
         long[] captured = {FIRST_CAPTURE_NANOS, FIRST_CAPTURE_NANOS + 5_000_000, FIRST_CAPTURE_NANOS + 900_000_000};
         Path file = writeCapture(ByteOrder.LITTLE_ENDIAN, true,
-                List.of(udpFrame(1, 60), udpFrame(2, 60), udpFrame(3, 60)), captured);
+                List.of(TestFrames.udp(1, 60), TestFrames.udp(2, 60), TestFrames.udp(3, 60)), captured);
         long[] clock = {42_000_000_000L};
         PcapConfig config = new PcapConfig(file, null, PcapConfig.Replay.ORIGINAL_TIMING, false);
         try (PcapDriver driver = PcapDriver.open(config, 0, () -> clock[0])) {
@@ -140,16 +141,6 @@ class PcapDriverTest {
         Path path = dir.resolve("in-" + order + "-" + nanos + ".pcap");
         Files.write(path, file.array());
         return path;
-    }
-
-    /** An Ethernet/IPv4/UDP frame of {@code length} bytes from UDP port {@code sourcePort}. */
-    static byte[] udpFrame(int sourcePort, int length) {
-        ByteBuffer frame = ByteBuffer.allocate(length);
-        frame.put(new byte[] {2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1}).putShort((short) 0x0800);
-        frame.put((byte) 0x45).put((byte) 0).putShort((short) (length - 14)).putInt(0).put((byte) 64).put((byte) 17)
-                .putShort((short) 0).put(new byte[] {10, 0, 0, 1, 10, 0, 1, 1});
-        frame.putShort((short) sourcePort).putShort((short) 4000).putShort((short) (length - 34)).putShort((short) 0);
-        return frame.array();
     }
 
     private static byte[] bytes(Mbuf m) {

@@ -1,4 +1,4 @@
-package io.edp.engine.nic;
+package io.edp.bench;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
-/** Runs a host tool (ip, trafgen, tshark, tcpdump) for a test and returns its standard output. */
+/** Runs a host tool (ip, trafgen, tshark, tcpdump) for a benchmark or a test and returns its standard output. */
 public final class HostCommand {
 
     private HostCommand() {

@@ -1,7 +1,7 @@
-package io.edp.engine.nic.afpacket;
+package io.edp.bench;
 
-import io.edp.engine.nic.HostCommand;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Network namespaces and veth pairs for tests and benchmarks, named with a random run id so parallel runs do not
+ * Network namespaces and veth pairs for benchmarks and tests, named with a random run id so parallel runs do not
  * collide. The engine-facing end of a pair stays in the root namespace (where the JVM's sockets live), the
  * generator or sink end goes into a namespace of its own. IPv6 is off on every end, so no neighbour discovery
  * or MLD frame disturbs the counts. {@link #close()} removes everything it made.
@@ -30,9 +30,9 @@ public final class VethLab implements AutoCloseable {
     /** Creates namespace {@code edp-<role>-<id>} and returns its name. */
     public String namespace(String role) {
         String name = "edp-" + role + "-" + id;
-        run("ip", "netns", "add", name);
+        HostCommand.run("ip", "netns", "add", name);
         namespaces.add(name);
-        run("ip", "netns", "exec", name, "ip", "link", "set", "lo", "up");
+        HostCommand.run("ip", "netns", "exec", name, "ip", "link", "set", "lo", "up");
         return name;
     }
 
@@ -42,29 +42,48 @@ public final class VethLab implements AutoCloseable {
      */
     public String veth(String rootEnd, String namespace, String innerEnd) {
         String root = rootEnd + id;
-        run("ip", "link", "add", root, "type", "veth", "peer", "name", innerEnd, "netns", namespace);
+        HostCommand.run("ip", "link", "add", root, "type", "veth", "peer", "name", innerEnd, "netns", namespace);
         rootLinks.add(root);
-        run("sysctl", "-q", "-w", "net.ipv6.conf." + root + ".disable_ipv6=1");
-        run("ip", "netns", "exec", namespace, "sysctl", "-q", "-w", "net.ipv6.conf." + innerEnd + ".disable_ipv6=1");
-        run("ip", "link", "set", root, "up");
-        run("ip", "-n", namespace, "link", "set", innerEnd, "up");
+        HostCommand.run("sysctl", "-q", "-w", "net.ipv6.conf." + root + ".disable_ipv6=1");
+        HostCommand.run("ip", "netns", "exec", namespace, "sysctl", "-q", "-w", "net.ipv6.conf." + innerEnd + ".disable_ipv6=1");
+        HostCommand.run("ip", "link", "set", root, "up");
+        HostCommand.run("ip", "-n", namespace, "link", "set", innerEnd, "up");
         return root;
     }
 
     /** An interface statistic ({@code rx_packets}, {@code tx_packets}, ...); namespace null for the root one. */
     public long counter(String namespace, String device, String statistic) {
         String path = "/sys/class/net/" + device + "/statistics/" + statistic;
-        String value = namespace == null ? run("cat", path) : run("ip", "netns", "exec", namespace, "cat", path);
-        return Long.parseLong(value.trim());
+        try {
+            String value = namespace == null ? Files.readString(Path.of(path))
+                    : HostCommand.run("ip", "netns", "exec", namespace, "cat", path);
+            return Long.parseLong(value.trim());
+        } catch (IOException e) {
+            throw new UncheckedIOException(path, e);
+        }
     }
 
-    /**
-     * Sends {@code count} frames from {@code device} in {@code namespace} with trafgen (netsniff-ng), as the
-     * packet description {@code config} (trafgen's configuration language) says; returns when all are sent.
-     */
-    public void trafgen(String namespace, String device, String config, long count) {
-        run("ip", "netns", "exec", namespace, "trafgen", "--dev", device, "--conf", file("trafgen", ".cfg", config).toString(),
-                "--cpus", "1", "-n", Long.toString(count));
+    /** Sends {@code count} frames of {@code profile} from {@code device} in {@code namespace}; returns when all are sent. */
+    public void trafgen(String namespace, String device, TrafgenProfile profile, long count) {
+        HostCommand.run(trafgenCommand(namespace, device, profile, "-n", Long.toString(count)));
+    }
+
+    /** Starts trafgen sending {@code profile} until stopped (SIGTERM), at {@code rate} (e.g. "300kpps") or flat out (null). */
+    public Process trafgenUntilStopped(String namespace, String device, TrafgenProfile profile, String rate) {
+        String[] command = rate == null ? trafgenCommand(namespace, device, profile)
+                : trafgenCommand(namespace, device, profile, "--rate", rate);
+        try {
+            return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("trafgen could not start", e);
+        }
+    }
+
+    private String[] trafgenCommand(String namespace, String device, TrafgenProfile profile, String... extra) {
+        List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", namespace, "trafgen", "--dev", device,
+                "--conf", file("trafgen", ".cfg", profile.config()).toString(), "--cpus", "1", "--no-sock-mem"));
+        command.addAll(List.of(extra));
+        return command.toArray(String[]::new);
     }
 
     /** Writes a temporary file that {@link #close()} deletes. */
@@ -77,11 +96,6 @@ public final class VethLab implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    /** Runs a command; returns its standard output, fails with its error output when it exits non-zero. */
-    public static String run(String... command) {
-        return HostCommand.run(command);
     }
 
     @Override
@@ -106,7 +120,7 @@ public final class VethLab implements AutoCloseable {
 
     private static void runQuietly(String... command) {
         try {
-            run(command);
+            HostCommand.run(command);
         } catch (IllegalStateException ignored) {
             // cleanup goes on with the next item
         }
