@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Network namespaces and veth pairs for benchmarks and tests, named with a random run id so parallel runs do not
@@ -68,14 +69,50 @@ public final class VethLab implements AutoCloseable {
         HostCommand.run(trafgenCommand(namespace, device, profile, "-n", Long.toString(count)));
     }
 
-    /** Starts trafgen sending {@code profile} until stopped (SIGTERM), at {@code rate} (e.g. "300kpps") or flat out (null). */
-    public Process trafgenUntilStopped(String namespace, String device, TrafgenProfile profile, String rate) {
+    /**
+     * Starts trafgen sending {@code profile} until the returned handle is closed, at {@code rate} (e.g.
+     * "300000pps") or as fast as it can (null).
+     */
+    public RunningTrafgen trafgenUntilStopped(String namespace, String device, TrafgenProfile profile, String rate) {
         String[] command = rate == null ? trafgenCommand(namespace, device, profile)
                 : trafgenCommand(namespace, device, profile, "--rate", rate);
-        try {
-            return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("trafgen could not start", e);
+        return new RunningTrafgen(command);
+    }
+
+    /**
+     * A trafgen started in a session of its own ({@code setsid}): it forks a worker per CPU and stops on SIGINT
+     * only (not SIGTERM), so stopping it means SIGINT to its whole process group.
+     */
+    public static final class RunningTrafgen implements AutoCloseable {
+
+        private final Process process;
+
+        private RunningTrafgen(String[] command) {
+            String[] inSession = new String[command.length + 1];
+            inSession[0] = "setsid";
+            System.arraycopy(command, 0, inSession, 1, command.length);
+            try {
+                process = new ProcessBuilder(inSession).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            } catch (IOException e) {
+                throw new UncheckedIOException("trafgen could not start", e);
+            }
+        }
+
+        @Override
+        public void close() {
+            String group = "-" + process.pid();
+            try {
+                new ProcessBuilder("kill", "-INT", "--", group).start().waitFor();
+                if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                    new ProcessBuilder("kill", "-KILL", "--", group).start().waitFor();
+                    process.waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not stop trafgen " + process.pid(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -14,7 +14,7 @@ public record AfPacketConfig(String interfaceName, int rxQueues, int txQueues, i
         int txFrameCount, boolean promiscuous, boolean qdiscBypass) {
 
     public static final int DEFAULT_RX_BLOCK_BYTES = 1 << 18;
-    public static final int DEFAULT_RX_BLOCK_COUNT = 16;
+    public static final int DEFAULT_RX_BLOCK_COUNT = 64;
     public static final int DEFAULT_TX_FRAME_COUNT = 1024;
     private static final int PAGE = 4096;
     private static final int MAX_QUEUES = 64;

@@ -1,0 +1,140 @@
+package io.edp.bench;
+
+import com.sun.management.OperatingSystemMXBean;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code bench afpacket}: trafgen in a generator namespace → veth → the engine on two AF_PACKET ports in the
+ * root namespace → veth → a sink namespace. For 64 B and 1518 B frames with 1 and 10,000 flows it offers as
+ * much as trafgen can send, then (64 B) a fixed 0.3 Mpps, OVS's userspace rate on this machine, and measures
+ * what the sink received. Offered = the generator veth's tx_packets, forwarded = the sink veth's rx_packets,
+ * engine CPU = this JVM's CPU time over wall time (100 % = one core). Writes {@code target/bench/afpacket.json}.
+ */
+public final class AfPacketBench {
+
+    /** One measured case, as written to the JSON file. */
+    public record Result(int frame_bytes, int flows, String offered_rate, double offered_mpps, double forwarded_mpps,
+            double loss_pct, double engine_cpu_pct) {
+    }
+
+    /** What moves frames from the engine-facing ingress interface to the egress one while a case runs. */
+    public interface Forwarder extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** Opens a forwarder between two interfaces of the root namespace. */
+    @FunctionalInterface
+    public interface ForwarderFactory {
+        Forwarder open(String ingress, String egress);
+    }
+
+    private static final String OVS_RATE = "300000pps";
+    private static final Path OUTPUT = Path.of("target", "bench", "afpacket.json");
+
+    private final ForwarderFactory forwarders;
+    private final long measureNanos;
+    private final long warmupNanos;
+
+    public AfPacketBench(ForwarderFactory forwarders, long measureSeconds) {
+        this.forwarders = forwarders;
+        this.measureNanos = TimeUnit.SECONDS.toNanos(measureSeconds);
+        this.warmupNanos = TimeUnit.SECONDS.toNanos(1);
+    }
+
+    /** {@code bench afpacket [--seconds N] [--drivers-only]}: prints a table, writes the JSON file. */
+    public static void main(String[] args) {
+        long seconds = 5;
+        ForwarderFactory forwarders = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--seconds" -> seconds = Long.parseLong(args[++i]);
+                case "--drivers-only" -> forwarders = DriverLoopForwarder::new;
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        new AfPacketBench(forwarders, seconds).run();
+    }
+
+    public List<Result> run() {
+        List<Result> results = new ArrayList<>();
+        try (VethLab lab = new VethLab()) {
+            String generator = lab.namespace("gen");
+            String sink = lab.namespace("sink");
+            String ingress = lab.veth("in", generator, "gen0");
+            String egress = lab.veth("out", sink, "sink0");
+            System.out.printf("%-6s %-7s %-8s %12s %14s %8s %10s%n", "frame", "flows", "offered", "offered Mpps",
+                    "forwarded Mpps", "loss %", "engine CPU");
+            for (int frameBytes : new int[] {64, 1518}) {
+                for (int flows : new int[] {1, 10_000}) {
+                    results.add(measure(lab, generator, sink, ingress, egress, new TrafgenProfile(flows, frameBytes, 0), null));
+                }
+            }
+            for (int flows : new int[] {1, 10_000}) {
+                results.add(measure(lab, generator, sink, ingress, egress, new TrafgenProfile(flows, 64, 0), OVS_RATE));
+            }
+        }
+        write(results);
+        return results;
+    }
+
+    private Result measure(VethLab lab, String generator, String sink, String ingress, String egress,
+            TrafgenProfile profile, String rate) {
+        OperatingSystemMXBean os = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
+        try (Forwarder ignored = forwarders.open(ingress, egress)) {
+            try (VethLab.RunningTrafgen ignoredGenerator = lab.trafgenUntilStopped(generator, "gen0", profile, rate)) {
+                pause(warmupNanos);
+                long offered0 = lab.counter(generator, "gen0", "tx_packets");
+                long forwarded0 = lab.counter(sink, "sink0", "rx_packets");
+                long cpu0 = os.getProcessCpuTime();
+                long start = System.nanoTime();
+                pause(measureNanos);
+                long offered = lab.counter(generator, "gen0", "tx_packets") - offered0;
+                long forwarded = lab.counter(sink, "sink0", "rx_packets") - forwarded0;
+                long cpu = os.getProcessCpuTime() - cpu0;
+                long elapsed = System.nanoTime() - start;
+                Result result = new Result(profile.frameBytes(), profile.flows(), rate == null ? "max" : rate,
+                        round(offered * 1e3 / elapsed), round(forwarded * 1e3 / elapsed),
+                        round(offered == 0 ? 0 : Math.max(0, 100.0 * (offered - forwarded) / offered)),
+                        round(100.0 * cpu / elapsed));
+                System.out.printf(Locale.ROOT, "%-6d %-7d %-8s %12.3f %14.3f %8.2f %9.1f%%%n", result.frame_bytes(),
+                        result.flows(), result.offered_rate(), result.offered_mpps(), result.forwarded_mpps(),
+                        result.loss_pct(), result.engine_cpu_pct());
+                return result;
+            }
+        }
+    }
+
+    private static void write(List<Result> results) {
+        try {
+            Files.createDirectories(OUTPUT.getParent());
+            JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build().writeValue(OUTPUT.toFile(), results);
+            System.out.println("wrote " + OUTPUT);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 1000) / 1000.0;
+    }
+
+    private static void pause(long nanos) {
+        try {
+            TimeUnit.NANOSECONDS.sleep(nanos);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}
