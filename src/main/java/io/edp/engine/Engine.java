@@ -1,0 +1,362 @@
+package io.edp.engine;
+
+import io.edp.engine.fastpath.CachedFlow;
+import io.edp.engine.fastpath.FlowCache;
+import io.edp.engine.mbuf.Mbuf;
+import io.edp.engine.mbuf.MbufPool;
+import io.edp.engine.mbuf.PktHandle;
+import io.edp.engine.metrics.Counters;
+import io.edp.engine.nic.NicDriver;
+import io.edp.engine.nic.NicDrivers;
+import io.edp.engine.nic.PortConfig;
+import io.edp.engine.packet.DropReason;
+import io.edp.engine.slowpath.ActionTable;
+import io.edp.engine.slowpath.ConnectionTable;
+import io.edp.engine.slowpath.ForwardingTables;
+import io.edp.engine.slowpath.ForwardingTables.SwitchPort;
+import io.edp.engine.slowpath.MacAddress;
+import io.edp.engine.slowpath.SwitchingTable;
+import io.edp.engine.time.Clock;
+import io.edp.engine.time.SystemClock;
+import io.edp.engine.worker.Generation;
+import io.edp.engine.worker.RxQueue;
+import io.edp.engine.worker.TxPort;
+import io.edp.engine.worker.Worker;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The data-path engine's facade: built from an {@link EngineConfig}, it opens each port's driver, starts the
+ * workers (per NUMA node) and gives each RX queue to a worker of the port's node, round robin.
+ * <ul>
+ * <li>{@link #apply} publishes a new configuration as a new generation and returns once every worker has started
+ *     an iteration under it (an RCU grace period): from then on no packet is handled by the old one.</li>
+ * <li>{@link #moveQueue} hands an RX queue to another worker without loss or reordering.</li>
+ * <li>{@link #stats}, {@link #topFlows}, {@link #flushFlowCaches} serve the manager.</li>
+ * </ul>
+ * Control methods are serialized; none of them runs on the packet path.
+ */
+public final class Engine implements AutoCloseable {
+
+    private final Clock clock;
+    private final MbufPool pool;
+    private final ConnectionTable connections;
+    private final Worker[] workers;
+    private final Map<Integer, NicDriver> drivers = new TreeMap<>();
+    private final TxPort[] txPorts;
+    private final List<RxQueue> queues = new ArrayList<>();
+    private volatile Generation current;
+    private EngineConfig config;
+    private boolean closed;
+
+    private Engine(EngineConfig config, NicDrivers driverKinds, Clock clock) {
+        this.clock = clock;
+        this.config = config;
+        this.pool = new MbufPool(config.mbufs(),
+                config.mode() == Mode.LEGACY ? PktHandle.DESCRIPTOR_BYTES : Mbuf.DESCRIPTOR_BYTES);
+        this.connections = new ConnectionTable(config.conntrackCapacity());
+        this.workers = new Worker[config.workerCount()];
+        int id = 0;
+        for (Map.Entry<Integer, Integer> node : new TreeMap<>(config.workersPerNumaNode()).entrySet()) {
+            for (int i = 0; i < node.getValue(); i++, id++) {
+                workers[id] = new Worker(id, node.getKey(), clock, pool, () -> current);
+            }
+        }
+        int maxPort = 0;
+        for (PortConfig p : config.ports()) {
+            maxPort = Math.max(maxPort, p.id());
+        }
+        txPorts = new TxPort[maxPort + 1];
+        try {
+            for (PortConfig p : config.ports()) {
+                NicDriver driver = driverKinds.open(p, pool);
+                drivers.put(p.id(), driver);
+                txPorts[p.id()] = new TxPort(p.id(), driver, workers.length);
+            }
+            current = compile(config, 1);
+        } catch (RuntimeException e) {
+            drivers.values().forEach(NicDriver::close);
+            pool.close();
+            throw e;
+        }
+        assignQueues(config);
+        for (Worker w : workers) {
+            w.start();
+        }
+    }
+
+    /** Starts an engine on the system clock with the loopback driver available. */
+    public static Engine start(EngineConfig config) {
+        return start(config, NicDrivers.withLoopback(), SystemClock.INSTANCE);
+    }
+
+    public static Engine start(EngineConfig config, NicDrivers driverKinds, Clock clock) {
+        return new Engine(config, driverKinds, clock);
+    }
+
+    /** Initial placement: each port's queues round robin over the workers of its NUMA node (else all workers). */
+    private void assignQueues(EngineConfig c) {
+        Map<Integer, Integer> nextByNode = new TreeMap<>();
+        for (PortConfig p : c.ports()) {
+            List<Worker> local = new ArrayList<>();
+            for (Worker w : workers) {
+                if (w.numaNode() == p.numaNode()) {
+                    local.add(w);
+                }
+            }
+            List<Worker> candidates = local.isEmpty() ? List.of(workers) : local;
+            int node = local.isEmpty() ? -1 : p.numaNode();
+            NicDriver driver = drivers.get(p.id());
+            for (int q = 0; q < driver.rxQueueCount(); q++) {
+                int next = nextByNode.merge(node, 1, Integer::sum) - 1;
+                Worker w = candidates.get(next % candidates.size());
+                RxQueue queue = new RxQueue(p.id(), q, p.numaNode(), driver, w.id());
+                queues.add(queue);
+                w.adopt(queue);
+            }
+        }
+    }
+
+    private Generation compile(EngineConfig c, int number) {
+        List<SwitchPort> switchPorts = new ArrayList<>();
+        int n = c.vnics().size();
+        long[] macs = new long[n];
+        int[] vlans = new int[n];
+        int[] portIds = new int[n];
+        for (int i = 0; i < n; i++) {
+            VnicConfig v = c.vnics().get(i);
+            macs[i] = MacAddress.parse(v.mac(), "vnics[" + v.name() + "].mac");
+            vlans[i] = v.vlan();
+            portIds[i] = v.port();
+        }
+        for (PortConfig p : c.ports()) {
+            VnicConfig vnic = null;
+            for (VnicConfig v : c.vnics()) {
+                vnic = v.port() == p.id() ? v : vnic;
+            }
+            switchPorts.add(new SwitchPort(p.id(), vnic == null, vnic == null ? 0 : vnic.vlan(),
+                    vnic != null && vnic.adapter() == AdapterType.E1000));
+        }
+        ForwardingTables tables = new ForwardingTables(number, MacAddress.parse(c.routerMac(), "routerMac"),
+                switchPorts, new SwitchingTable(macs, vlans, portIds), c.firewallRules(), c.routes(), connections);
+        return new Generation(number, tables, c.mode() != Mode.LEGACY, c.mode() == Mode.EDP_DEDICATED, txPorts,
+                c.flowCache().capacity(), c.flowCache().minExpiry().toMillis(), c.flowCache().maxExpiry().toMillis());
+    }
+
+    /**
+     * Makes {@code next} the running configuration: compiles it, publishes it as a new generation, and returns
+     * the generation number once every worker has begun an iteration under it. Mode, vNICs, firewall rules,
+     * routes, router MAC and flow-cache settings change live; ports, workers and pool sizes are fixed for the
+     * engine's life (build a new engine to change them).
+     */
+    public synchronized int apply(EngineConfig next) {
+        ensureOpen();
+        if (!next.ports().equals(config.ports())) {
+            throw new IllegalArgumentException("ports: cannot change on a running engine; build a new engine");
+        }
+        if (!next.workersPerNumaNode().equals(config.workersPerNumaNode())) {
+            throw new IllegalArgumentException("workersPerNumaNode: cannot change on a running engine; build a new engine");
+        }
+        if (next.conntrackCapacity() != config.conntrackCapacity() || next.mbufs() != config.mbufs()) {
+            throw new IllegalArgumentException("conntrackCapacity and mbufs: cannot change on a running engine");
+        }
+        Generation g = compile(next, current.number() + 1);
+        current = g;
+        config = next;
+        awaitGracePeriod();
+        return g.number();
+    }
+
+    /** Waits until every worker has started a new iteration, i.e. none still runs on an older generation. */
+    private void awaitGracePeriod() {
+        long[] seen = new long[workers.length];
+        for (int i = 0; i < workers.length; i++) {
+            seen[i] = workers[i].epoch();
+        }
+        for (int i = 0; i < workers.length; i++) {
+            while (workers[i].epoch() == seen[i]) {
+                workers[i].wake();
+                LockSupport.parkNanos(10_000);
+            }
+        }
+    }
+
+    /**
+     * Hands RX queue {@code rxQueue} of {@code port} to worker {@code toWorker} and returns when the new owner
+     * polls it: the old owner finishes its burst (transmit included) and lets go first, so no frame is lost
+     * (it waits in the ring) and none overtakes another of its flow.
+     */
+    public synchronized void moveQueue(int port, int rxQueue, int toWorker) {
+        ensureOpen();
+        if (toWorker < 0 || toWorker >= workers.length) {
+            throw new IllegalArgumentException("toWorker: no worker " + toWorker + " (0.." + (workers.length - 1) + ")");
+        }
+        RxQueue queue = null;
+        for (RxQueue q : queues) {
+            queue = q.port() == port && q.queue() == rxQueue ? q : queue;
+        }
+        if (queue == null) {
+            throw new IllegalArgumentException("port/rxQueue: no RX queue " + rxQueue + " on port " + port);
+        }
+        RxQueue moving = queue;
+        int from = moving.owner();
+        if (from == toWorker) {
+            return;
+        }
+        workers[from].execute(w -> w.release(moving));
+        workers[toWorker].execute(w -> w.adopt(moving));
+    }
+
+    /** Empties every worker's flow cache; the next packet of each flow runs the IOChain. */
+    public synchronized void flushFlowCaches() {
+        ensureOpen();
+        for (Worker w : workers) {
+            w.execute(Worker::flushFlowCache);
+        }
+    }
+
+    /** The {@code n} flows with most packets over all workers' caches (entries of older generations included). */
+    public synchronized List<FlowStats> topFlows(int n) {
+        ensureOpen();
+        if (n < 0) {
+            throw new IllegalArgumentException("n must be >= 0: " + n);
+        }
+        List<FlowStats> all = new ArrayList<>();
+        int generation = current.number() & 0xFFFF;
+        for (Worker w : workers) {
+            w.execute(worker -> {
+                FlowCache cache = worker.flowCache();
+                if (cache == null) {
+                    return;
+                }
+                ActionTable actions = worker.actions();
+                for (CachedFlow f : cache.topFlows(n)) {
+                    String action = f.generation() == generation && f.actionIndex() < actions.size()
+                            ? actions.get(f.actionIndex()).toString() : "stale (revalidated on next hit)";
+                    all.add(new FlowStats(worker.id(), f.flow(), f.packets(), f.bytes(), action));
+                }
+            });
+        }
+        all.sort(Comparator.comparingLong(FlowStats::packets).reversed());
+        return List.copyOf(all.subList(0, Math.min(n, all.size())));
+    }
+
+    /** A snapshot of every counter; safe to call from any thread at any time. */
+    public EngineStats stats() {
+        long now = clock.nanoTime();
+        Generation g = current;
+        List<EngineStats.WorkerStats> workerStats = new ArrayList<>();
+        EngineStats.FlowCacheStats totalCache = new EngineStats.FlowCacheStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        long[] totalDrops = new long[DropReason.count()];
+        Map<Integer, long[]> portTx = new TreeMap<>();
+        for (Worker w : workers) {
+            long[] c = w.counters().snapshot();
+            long[] f = w.flowCacheCounters().snapshot();
+            long[] d = w.drops().snapshot();
+            for (int i = 0; i < d.length; i++) {
+                totalDrops[i] += d[i];
+            }
+            Counters ports = w.portCounters();
+            for (Integer port : drivers.keySet()) {
+                long[] tx = portTx.computeIfAbsent(port, p -> new long[2]);
+                tx[0] += ports.read(port * 2);
+                tx[1] += ports.read(port * 2 + 1);
+            }
+            EngineStats.FlowCacheStats cache = new EngineStats.FlowCacheStats(f[FlowCache.HITS], f[FlowCache.MISSES],
+                    f[FlowCache.SLOW_PATH], f[FlowCache.INSERTIONS], f[FlowCache.INSERTION_FAILURES],
+                    f[FlowCache.EVICTIONS], f[FlowCache.EXPIRATIONS], f[FlowCache.REVALIDATIONS], f[FlowCache.ENTRIES],
+                    g.fastPath() ? g.flowCacheCapacity() : 0);
+            totalCache = totalCache.plus(cache);
+            List<String> owned = new ArrayList<>();
+            for (RxQueue q : queues) {
+                if (q.owner() == w.id()) {
+                    owned.add(q.port() + "/" + q.queue());
+                }
+            }
+            workerStats.add(new EngineStats.WorkerStats(w.id(), w.numaNode(), c[Worker.RX_PACKETS], c[Worker.RX_BYTES],
+                    c[Worker.TX_PACKETS], c[Worker.TX_BYTES], c[Worker.BUSY_NANOS], now - w.startedNanos(),
+                    c[Worker.ITERATIONS], c[Worker.EXCEPTIONS], c[Worker.IOCHAIN_PACKETS], cache, dropMap(d),
+                    List.copyOf(owned)));
+        }
+        List<EngineStats.QueueStats> queueStats = new ArrayList<>();
+        Map<Integer, long[]> portRx = new TreeMap<>();
+        for (RxQueue q : queues) {
+            Counters c = q.counters();
+            long packets = c.read(RxQueue.PACKETS);
+            long bytes = c.read(RxQueue.BYTES);
+            queueStats.add(new EngineStats.QueueStats(q.port(), q.queue(), q.numaNode(), q.owner(), packets, bytes,
+                    c.read(RxQueue.BUSY_NANOS)));
+            long[] rx = portRx.computeIfAbsent(q.port(), p -> new long[2]);
+            rx[0] += packets;
+            rx[1] += bytes;
+        }
+        List<EngineStats.PortStats> portStats = new ArrayList<>();
+        EngineConfig c = config;
+        for (PortConfig p : c.ports()) {
+            long[] rx = portRx.getOrDefault(p.id(), new long[2]);
+            long[] tx = portTx.getOrDefault(p.id(), new long[2]);
+            portStats.add(new EngineStats.PortStats(p.id(), p.name(), p.numaNode(), rx[0], rx[1], tx[0], tx[1]));
+        }
+        return new EngineStats(Instant.now(), now, g.number(), c.mode(), List.copyOf(workerStats),
+                List.copyOf(queueStats), List.copyOf(portStats), totalCache, dropMap(totalDrops), connections.size());
+    }
+
+    private static Map<DropReason, Long> dropMap(long[] counts) {
+        Map<DropReason, Long> map = new EnumMap<>(DropReason.class);
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] != 0) {
+                map.put(DropReason.of(i), counts[i]);
+            }
+        }
+        return Map.copyOf(map);
+    }
+
+    /** The driver of {@code port}, e.g. a loopback NIC to start traffic on. */
+    public NicDriver driver(int port) {
+        NicDriver d = drivers.get(port);
+        if (d == null) {
+            throw new IllegalArgumentException("port: no port " + port);
+        }
+        return d;
+    }
+
+    public synchronized EngineConfig config() {
+        return config;
+    }
+
+    public int generation() {
+        return current.number();
+    }
+
+    public int workerCount() {
+        return workers.length;
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("engine is closed");
+        }
+    }
+
+    /** Stops the workers, then the drivers, then frees the packet memory. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (Worker w : workers) {
+            w.stop();
+        }
+        for (NicDriver d : drivers.values()) {
+            d.close();
+        }
+        pool.close();
+    }
+}

@@ -1,0 +1,224 @@
+package io.edp.engine;
+
+import io.edp.engine.nic.PortConfig;
+import io.edp.engine.slowpath.FirewallRule;
+import io.edp.engine.slowpath.MacAddress;
+import io.edp.engine.slowpath.Route;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Everything an engine runs, immutable and validated on construction (errors name the bad field). Build one with
+ * {@link #builder()}, change one with {@link #toBuilder()}.
+ *
+ * @param mode               LEGACY, EDP_STANDARD or EDP_DEDICATED
+ * @param ports              the engine's ports (uplinks and VM ports) and their drivers
+ * @param vnics              VM vNICs; a port with a vNIC is a VM port, the others are uplinks
+ * @param workersPerNumaNode worker threads per NUMA node
+ * @param flowCache          per-worker flow cache size and expiry window
+ * @param firewallRules      distributed firewall rules, in evaluation order (no match: allow)
+ * @param routes             routes of the distributed router
+ * @param routerMac          the router's MAC: frames sent to it are routed, not switched
+ * @param conntrackCapacity  connection-table slots (power of two)
+ * @param mbufs              packet buffers in the engine's pool
+ */
+public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> vnics,
+        Map<Integer, Integer> workersPerNumaNode, FlowCacheConfig flowCache, List<FirewallRule> firewallRules,
+        List<Route> routes, String routerMac, int conntrackCapacity, int mbufs) {
+
+    public static final String DEFAULT_ROUTER_MAC = "02:ed:00:00:00:01";
+    public static final int DEFAULT_CONNTRACK_CAPACITY = 262_144;
+    public static final int DEFAULT_MBUFS = 16_384;
+    public static final int MAX_WORKERS = 64;
+
+    public EngineConfig {
+        Objects.requireNonNull(mode, "mode is required");
+        ports = List.copyOf(Objects.requireNonNull(ports, "ports"));
+        vnics = List.copyOf(vnics == null ? List.of() : vnics);
+        workersPerNumaNode = Map.copyOf(new TreeMap<>(Objects.requireNonNull(workersPerNumaNode, "workersPerNumaNode")));
+        flowCache = flowCache == null ? FlowCacheConfig.DEFAULT : flowCache;
+        firewallRules = List.copyOf(firewallRules == null ? List.of() : firewallRules);
+        routes = List.copyOf(routes == null ? List.of() : routes);
+        routerMac = routerMac == null ? DEFAULT_ROUTER_MAC : routerMac;
+        if (ports.isEmpty()) {
+            throw new IllegalArgumentException("ports: at least one port is required");
+        }
+        Set<Integer> portIds = new HashSet<>();
+        Set<String> names = new HashSet<>();
+        for (PortConfig p : ports) {
+            if (!portIds.add(p.id())) {
+                throw new IllegalArgumentException("ports: duplicate id " + p.id());
+            }
+            if (!names.add(p.name())) {
+                throw new IllegalArgumentException("ports: duplicate name " + p.name());
+            }
+        }
+        Set<Integer> vnicPorts = new HashSet<>();
+        Set<String> addresses = new HashSet<>();
+        for (VnicConfig v : vnics) {
+            if (!portIds.contains(v.port())) {
+                throw new IllegalArgumentException("vnics[" + v.name() + "].port: no such port " + v.port());
+            }
+            if (!vnicPorts.add(v.port())) {
+                throw new IllegalArgumentException("vnics[" + v.name() + "].port: port " + v.port()
+                        + " already has a vNIC");
+            }
+            if (!addresses.add(v.vlan() + "/" + MacAddress.parse(v.mac(), "mac"))) {
+                throw new IllegalArgumentException("vnics[" + v.name() + "].mac: " + v.mac() + " is already used on vlan "
+                        + v.vlan());
+            }
+        }
+        int workers = 0;
+        for (Map.Entry<Integer, Integer> e : workersPerNumaNode.entrySet()) {
+            if (e.getKey() < 0 || e.getValue() < 0) {
+                throw new IllegalArgumentException("workersPerNumaNode: node and count must be >= 0: " + e);
+            }
+            workers += e.getValue();
+        }
+        if (workers < 1 || workers > MAX_WORKERS) {
+            throw new IllegalArgumentException("workersPerNumaNode: total workers must be 1.." + MAX_WORKERS + ": "
+                    + workers);
+        }
+        for (Route r : routes) {
+            if (!portIds.contains(r.port())) {
+                throw new IllegalArgumentException("routes[" + r.prefix() + "].port: no such port " + r.port());
+            }
+        }
+        Set<Integer> ruleIds = new HashSet<>();
+        for (FirewallRule r : firewallRules) {
+            if (!ruleIds.add(r.id())) {
+                throw new IllegalArgumentException("firewallRules: duplicate id " + r.id());
+            }
+        }
+        MacAddress.parse(routerMac, "routerMac");
+        if (conntrackCapacity < 256 || Integer.bitCount(conntrackCapacity) != 1) {
+            throw new IllegalArgumentException("conntrackCapacity must be a power of two >= 256: " + conntrackCapacity);
+        }
+        if (mbufs < 1024) {
+            throw new IllegalArgumentException("mbufs must be >= 1024: " + mbufs);
+        }
+    }
+
+    public int workerCount() {
+        int n = 0;
+        for (int count : workersPerNumaNode.values()) {
+            n += count;
+        }
+        return n;
+    }
+
+    public PortConfig port(int id) {
+        for (PortConfig p : ports) {
+            if (p.id() == id) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException("no port " + id);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.mode = mode;
+        b.ports.addAll(ports);
+        b.vnics.addAll(vnics);
+        b.workers.putAll(workersPerNumaNode);
+        b.flowCache = flowCache;
+        b.rules.addAll(firewallRules);
+        b.routes.addAll(routes);
+        b.routerMac = routerMac;
+        b.conntrackCapacity = conntrackCapacity;
+        b.mbufs = mbufs;
+        return b;
+    }
+
+    /** Collects an {@link EngineConfig}; defaults: EDP_STANDARD, one worker on node 0, default flow cache. */
+    public static final class Builder {
+        private Mode mode = Mode.EDP_STANDARD;
+        private final List<PortConfig> ports = new ArrayList<>();
+        private final List<VnicConfig> vnics = new ArrayList<>();
+        private final Map<Integer, Integer> workers = new TreeMap<>();
+        private FlowCacheConfig flowCache = FlowCacheConfig.DEFAULT;
+        private final List<FirewallRule> rules = new ArrayList<>();
+        private final List<Route> routes = new ArrayList<>();
+        private String routerMac = DEFAULT_ROUTER_MAC;
+        private int conntrackCapacity = DEFAULT_CONNTRACK_CAPACITY;
+        private int mbufs = DEFAULT_MBUFS;
+
+        public Builder mode(Mode value) {
+            mode = value;
+            return this;
+        }
+
+        public Builder port(PortConfig port) {
+            ports.add(port);
+            return this;
+        }
+
+        public Builder vnic(VnicConfig vnic) {
+            vnics.add(vnic);
+            return this;
+        }
+
+        public Builder workers(int numaNode, int count) {
+            workers.put(numaNode, count);
+            return this;
+        }
+
+        public Builder flowCache(FlowCacheConfig value) {
+            flowCache = value;
+            return this;
+        }
+
+        public Builder rule(FirewallRule rule) {
+            rules.add(rule);
+            return this;
+        }
+
+        public Builder rules(List<FirewallRule> value) {
+            rules.clear();
+            rules.addAll(value);
+            return this;
+        }
+
+        public Builder route(Route route) {
+            routes.add(route);
+            return this;
+        }
+
+        public Builder routes(List<Route> value) {
+            routes.clear();
+            routes.addAll(value);
+            return this;
+        }
+
+        public Builder routerMac(String mac) {
+            routerMac = mac;
+            return this;
+        }
+
+        public Builder conntrackCapacity(int slots) {
+            conntrackCapacity = slots;
+            return this;
+        }
+
+        public Builder mbufs(int count) {
+            mbufs = count;
+            return this;
+        }
+
+        public EngineConfig build() {
+            Map<Integer, Integer> w = workers.isEmpty() ? Map.of(0, 1) : workers;
+            return new EngineConfig(mode, ports, vnics, w, flowCache, rules, routes, routerMac, conntrackCapacity,
+                    mbufs);
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.edp.engine;
+
+import io.edp.engine.packet.DropReason;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An immutable snapshot of an engine's counters. Counters are cumulative since the engine started; rates and
+ * utilization come from two snapshots ({@link WorkerStats#utilizationSince}). {@code takenAtNanos} is the
+ * engine clock's reading, the same timeline as the busy times.
+ */
+public record EngineStats(Instant takenAt, long takenAtNanos, int generation, Mode mode, List<WorkerStats> workers,
+        List<QueueStats> queues, List<PortStats> ports, FlowCacheStats flowCache, Map<DropReason, Long> drops,
+        long connections) {
+
+    /** Dropped packets of every reason and worker. */
+    public long dropped() {
+        long n = 0;
+        for (long v : drops.values()) {
+            n += v;
+        }
+        return n;
+    }
+
+    public long rxPackets() {
+        long n = 0;
+        for (WorkerStats w : workers) {
+            n += w.rxPackets();
+        }
+        return n;
+    }
+
+    public long txPackets() {
+        long n = 0;
+        for (WorkerStats w : workers) {
+            n += w.txPackets();
+        }
+        return n;
+    }
+
+    /**
+     * One worker. {@code busyNanos} is time spent in non-empty bursts; {@code wallNanos} time since it started.
+     * {@code queues} lists the RX queues it polls as "port/queue".
+     */
+    public record WorkerStats(int id, int numaNode, long rxPackets, long rxBytes, long txPackets, long txBytes,
+            long busyNanos, long wallNanos, long iterations, long exceptions, long ioChainPackets,
+            FlowCacheStats flowCache, Map<DropReason, Long> drops, List<String> queues) {
+
+        /** Busy share of wall time since the worker started, 0..1. */
+        public double utilization() {
+            return wallNanos == 0 ? 0 : Math.min(1.0, (double) busyNanos / wallNanos);
+        }
+
+        /** Busy share of wall time between {@code earlier} and this snapshot, 0..1. */
+        public double utilizationSince(WorkerStats earlier) {
+            long wall = wallNanos - earlier.wallNanos;
+            return wall <= 0 ? 0 : Math.min(1.0, (double) (busyNanos - earlier.busyNanos) / wall);
+        }
+    }
+
+    /** One RX queue: who polls it and the load it brought (packets, and busy time of its bursts). */
+    public record QueueStats(int port, int queue, int numaNode, int worker, long packets, long bytes, long busyNanos) {
+    }
+
+    /** One port: received (through its RX queues) and transmitted (by every worker). */
+    public record PortStats(int id, String name, int numaNode, long rxPackets, long rxBytes, long txPackets,
+            long txBytes) {
+    }
+
+    /** Flow cache counters of DESIGN.md, for one worker or summed over all. */
+    public record FlowCacheStats(long hits, long misses, long slowPath, long insertions, long insertionFailures,
+            long evictions, long expirations, long revalidations, long entries, long capacity) {
+
+        public double occupancy() {
+            return capacity == 0 ? 0 : (double) entries / capacity;
+        }
+
+        /** Hits over every packet that met the cache or bypassed it. */
+        public double hitRate() {
+            long all = hits + slowPath;
+            return all == 0 ? 0 : (double) hits / all;
+        }
+
+        FlowCacheStats plus(FlowCacheStats o) {
+            return new FlowCacheStats(hits + o.hits, misses + o.misses, slowPath + o.slowPath,
+                    insertions + o.insertions, insertionFailures + o.insertionFailures, evictions + o.evictions,
+                    expirations + o.expirations, revalidations + o.revalidations, entries + o.entries,
+                    capacity + o.capacity);
+        }
+    }
+}

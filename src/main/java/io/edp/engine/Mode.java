@@ -1,0 +1,30 @@
+package io.edp.engine;
+
+import java.util.Locale;
+
+/** The data-path mode of DESIGN.md. */
+public enum Mode {
+    /** Every packet runs the whole IOChain; 256-byte descriptors; workers park when idle. */
+    LEGACY,
+    /** Flow cache fast path; workers spin briefly, then park. NSX: ENS_INTERRUPT. */
+    EDP_STANDARD,
+    /** Flow cache fast path; workers busy-poll their cores. NSX: ENS. */
+    EDP_DEDICATED;
+
+    /** Parses a mode, accepting the NSX names; rejects the ambiguous {@code STANDARD}. */
+    public static Mode parse(String text) {
+        if (text == null || text.isBlank()) {
+            throw new IllegalArgumentException("mode is required: LEGACY, EDP_STANDARD or EDP_DEDICATED");
+        }
+        String name = text.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+        return switch (name) {
+            case "LEGACY" -> LEGACY;
+            case "EDP_STANDARD", "ENS_INTERRUPT" -> EDP_STANDARD;
+            case "EDP_DEDICATED", "ENS" -> EDP_DEDICATED;
+            case "STANDARD" -> throw new IllegalArgumentException("mode: STANDARD is ambiguous; say LEGACY (the "
+                    + "pre-EDP path, NSX 'Standard') or EDP_STANDARD (the flow-cache path, NSX 'ENS_INTERRUPT')");
+            default -> throw new IllegalArgumentException("mode: unknown '" + text
+                    + "' (LEGACY, EDP_STANDARD / ENS_INTERRUPT, EDP_DEDICATED / ENS)");
+        };
+    }
+}

@@ -1,0 +1,249 @@
+package io.edp.engine.fastpath;
+
+import io.edp.engine.packet.FlowKey;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * One worker's exact-match flow cache (the fast path): 4-way set-associative buckets, no locks, no objects per
+ * entry. Owned by exactly one worker thread; others read only its {@link #counters()} snapshot-style.
+ *
+ * <p>Each entry is one 64-byte cache line of {@code entries} (8 longs), beside a parallel {@code int} signature
+ * per slot so a lookup touches the bucket's 16-byte signature row and, on a match, one entry line.
+ * <pre>
+ *  word bits   field
+ *   0   64     srcHi     \
+ *   1   64     srcLo      |
+ *   2   64     dstHi      |  the flow key words 0..4 of {@link FlowKey}
+ *   3   64     dstLo      |
+ *   4   64     l4        /
+ *   5   0..25  VLAN tags (flow key word 5 & {@link FlowKey#L2_KEY_MASK})
+ *       26..47 action index (22 bits) into the worker's action table
+ *       48..63 generation (low 16 bits; workers flush when the high bits change)
+ *   6   32..63 expiry, milliseconds of the engine clock (wrap-safe int compare)
+ *        0..31 packets (modulo 2^32)
+ *   7   64     bytes
+ * </pre>
+ * Staged expiry: an installed entry expires at now + U[min, max], drawn from a per-cache xorshift generator, so
+ * flows installed together do not come back to the slow path together. A full bucket evicts the entry nearest
+ * to its expiry (the one the sweep would retire next).
+ */
+public final class FlowCache {
+
+    public static final int MIN_CAPACITY = 4;
+    public static final int MAX_CAPACITY = 524_288;
+    public static final int DEFAULT_CAPACITY = 131_072;
+    /** {@link #lookup} result: no entry for the key. */
+    public static final int MISS = -1;
+    /** {@link #lookup} result: an entry exists but is expired or from an older generation. */
+    public static final int STALE = -2;
+
+    public static final int HITS = 0;
+    public static final int MISSES = 1;
+    public static final int SLOW_PATH = 2;
+    public static final int INSERTIONS = 3;
+    public static final int INSERTION_FAILURES = 4;
+    public static final int EVICTIONS = 5;
+    public static final int EXPIRATIONS = 6;
+    public static final int REVALIDATIONS = 7;
+    public static final int ENTRIES = 8;
+    public static final int COUNTER_COUNT = 9;
+
+    private static final int WAYS = 4;
+    private static final int WORDS = 8;
+    private static final int ACTION_SHIFT = 26;
+    private static final long ACTION_MASK = (1L << 22) - 1;
+    private static final int GENERATION_SHIFT = 48;
+    public static final int MAX_ACTIONS = (int) ACTION_MASK + 1;
+    private static final long PACKETS_MASK = 0xFFFF_FFFFL;
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+
+    private final int capacity;
+    private final int bucketMask;
+    private final long[] entries;
+    private final int[] signatures;
+    private final long[] counters;
+    private final int minExpiryMillis;
+    private final int expirySpreadMillis;
+    private long random;
+    private int sweepCursor;
+
+    public FlowCache(int capacity, long minExpiryMillis, long maxExpiryMillis, long seed, long[] counters) {
+        if (capacity < MIN_CAPACITY || capacity > MAX_CAPACITY || Integer.bitCount(capacity) != 1) {
+            throw new IllegalArgumentException("flow cache capacity must be a power of two in [" + MIN_CAPACITY
+                    + ", " + MAX_CAPACITY + "]: " + capacity);
+        }
+        if (minExpiryMillis <= 0 || maxExpiryMillis < minExpiryMillis || maxExpiryMillis > Integer.MAX_VALUE / 2) {
+            throw new IllegalArgumentException("flow cache expiry window must satisfy 0 < min <= max: ["
+                    + minExpiryMillis + ", " + maxExpiryMillis + "] ms");
+        }
+        this.capacity = capacity;
+        this.bucketMask = capacity / WAYS - 1;
+        this.entries = new long[capacity * WORDS];
+        this.signatures = new int[capacity];
+        this.counters = counters;
+        this.minExpiryMillis = (int) minExpiryMillis;
+        this.expirySpreadMillis = (int) (maxExpiryMillis - minExpiryMillis) + 1;
+        this.random = seed == 0 ? 0x2545F4914F6CDD1DL : seed;
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    /**
+     * Finds the entry for the key at {@code keyBase} in {@code descriptors}: its slot when it is current
+     * (same generation, not expired), {@link #STALE} when it must be revalidated, {@link #MISS} otherwise.
+     */
+    public int lookup(MemorySegment descriptors, long keyBase, int hash, int generation, int nowMillis) {
+        int slot = find(descriptors, keyBase, hash);
+        if (slot < 0) {
+            counters[MISSES]++;
+            return MISS;
+        }
+        int base = slot * WORDS;
+        long meta = entries[base + 5];
+        if ((int) (meta >>> GENERATION_SHIFT) != (generation & 0xFFFF)
+                || (int) (entries[base + 6] >>> 32) - nowMillis <= 0) {
+            counters[REVALIDATIONS]++;
+            return STALE;
+        }
+        counters[HITS]++;
+        return slot;
+    }
+
+    /** The action index of a current entry found by {@link #lookup}. */
+    public int actionIndex(int slot) {
+        return (int) ((entries[slot * WORDS + 5] >>> ACTION_SHIFT) & ACTION_MASK);
+    }
+
+    /** Counts one packet of {@code bytes} on the entry at {@code slot}. */
+    public void count(int slot, int bytes) {
+        int base = slot * WORDS;
+        long w6 = entries[base + 6];
+        entries[base + 6] = (w6 & ~PACKETS_MASK) | ((w6 + 1) & PACKETS_MASK);
+        entries[base + 7] += bytes;
+    }
+
+    /**
+     * Installs (or refreshes) the entry for the key, with a fresh staged expiry. Returns its slot; the entry
+     * nearest to expiry makes room when the bucket is full.
+     */
+    public int install(MemorySegment descriptors, long keyBase, int hash, int actionIndex, int generation,
+            int nowMillis) {
+        if (actionIndex < 0 || actionIndex > ACTION_MASK) {
+            counters[INSERTION_FAILURES]++;
+            return -1;
+        }
+        int slot = find(descriptors, keyBase, hash);
+        if (slot < 0) {
+            slot = freeOrVictim(hash, nowMillis);
+            counters[INSERTIONS]++;
+        }
+        int base = slot * WORDS;
+        for (int w = 0; w < 5; w++) {
+            entries[base + w] = descriptors.get(LONG, keyBase + 8L * w);
+        }
+        long vlans = descriptors.get(LONG, keyBase + FlowKey.L2) & FlowKey.L2_KEY_MASK;
+        entries[base + 5] = vlans | ((long) actionIndex << ACTION_SHIFT)
+                | ((long) (generation & 0xFFFF) << GENERATION_SHIFT);
+        entries[base + 6] = (long) (nowMillis + minExpiryMillis + nextSpread()) << 32;
+        entries[base + 7] = 0;
+        signatures[slot] = hash;
+        return slot;
+    }
+
+    /** Retires up to {@code budget} slots' worth of expired entries, continuing where the last sweep stopped. */
+    public int sweep(int nowMillis, int budget) {
+        int retired = 0;
+        int cursor = sweepCursor;
+        for (int i = 0; i < budget; i++) {
+            if (signatures[cursor] != 0 && (int) (entries[cursor * WORDS + 6] >>> 32) - nowMillis <= 0) {
+                signatures[cursor] = 0;
+                retired++;
+            }
+            cursor = (cursor + 1) & (capacity - 1);
+        }
+        sweepCursor = cursor;
+        counters[EXPIRATIONS] += retired;
+        counters[ENTRIES] -= retired;
+        return retired;
+    }
+
+    /** Empties the cache (e.g. on an operator's flush or when generations wrap). */
+    public void flush() {
+        java.util.Arrays.fill(signatures, 0);
+        counters[ENTRIES] = 0;
+    }
+
+    /** The expiry of the entry at {@code slot}, for tests and telemetry. */
+    public int expiryMillis(int slot) {
+        return (int) (entries[slot * WORDS + 6] >>> 32);
+    }
+
+    /** The {@code n} busiest current entries; control path (allocates), call on the owning thread. */
+    public List<CachedFlow> topFlows(int n) {
+        List<CachedFlow> flows = new ArrayList<>();
+        for (int slot = 0; slot < capacity; slot++) {
+            if (signatures[slot] != 0) {
+                int b = slot * WORDS;
+                String key = FlowKey.describe(entries[b], entries[b + 1], entries[b + 2], entries[b + 3],
+                        entries[b + 4], entries[b + 5]);
+                flows.add(new CachedFlow(key, entries[b + 6] & PACKETS_MASK, entries[b + 7], actionIndex(slot),
+                        (int) (entries[b + 5] >>> GENERATION_SHIFT)));
+            }
+        }
+        flows.sort(Comparator.comparingLong(CachedFlow::packets).reversed());
+        return List.copyOf(flows.subList(0, Math.min(n, flows.size())));
+    }
+
+    private int find(MemorySegment descriptors, long keyBase, int hash) {
+        int first = (hash & bucketMask) * WAYS;
+        for (int slot = first; slot < first + WAYS; slot++) {
+            if (signatures[slot] == hash && matches(slot * WORDS, descriptors, keyBase)) {
+                return slot;
+            }
+        }
+        return -1;
+    }
+
+    private boolean matches(int base, MemorySegment d, long keyBase) {
+        return entries[base] == d.get(LONG, keyBase)
+                && entries[base + 1] == d.get(LONG, keyBase + 8)
+                && entries[base + 2] == d.get(LONG, keyBase + 16)
+                && entries[base + 3] == d.get(LONG, keyBase + 24)
+                && entries[base + 4] == d.get(LONG, keyBase + 32)
+                && (entries[base + 5] & FlowKey.L2_KEY_MASK) == (d.get(LONG, keyBase + 40) & FlowKey.L2_KEY_MASK);
+    }
+
+    private int freeOrVictim(int hash, int nowMillis) {
+        int first = (hash & bucketMask) * WAYS;
+        int victim = first;
+        int victimExpiry = Integer.MAX_VALUE;
+        for (int slot = first; slot < first + WAYS; slot++) {
+            if (signatures[slot] == 0) {
+                counters[ENTRIES]++;
+                return slot;
+            }
+            int untilExpiry = (int) (entries[slot * WORDS + 6] >>> 32) - nowMillis;
+            if (untilExpiry < victimExpiry) {
+                victimExpiry = untilExpiry;
+                victim = slot;
+            }
+        }
+        counters[EVICTIONS]++;
+        return victim;
+    }
+
+    private int nextSpread() {
+        long x = random;
+        x ^= x << 13;
+        x ^= x >>> 7;
+        x ^= x << 17;
+        random = x;
+        return (int) (((x >>> 32) * expirySpreadMillis) >>> 32);
+    }
+}

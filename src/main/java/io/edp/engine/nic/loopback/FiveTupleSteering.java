@@ -1,0 +1,56 @@
+package io.edp.engine.nic.loopback;
+
+import io.edp.engine.nic.RxSteering;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * The loopback NIC's default steering: a plain hash of the IP 5-tuple modulo the queue count, so every frame of
+ * a flow lands on the same queue (non-IP frames go to queue 0). Toeplitz RSS and NetQueue filters are other
+ * {@link RxSteering} implementations.
+ */
+public record FiveTupleSteering(int queues) implements RxSteering {
+
+    private static final ValueLayout.OfShort BE_SHORT =
+            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+
+    public FiveTupleSteering {
+        if (queues <= 0) {
+            throw new IllegalArgumentException("queues must be positive: " + queues);
+        }
+    }
+
+    @Override
+    public int rxQueue(MemorySegment frame, long offset, int length) {
+        return queues == 1 ? 0 : Math.floorMod(rxHash(frame, offset, length), queues);
+    }
+
+    @Override
+    public int rxHash(MemorySegment frame, long offset, int length) {
+        int at = 12;
+        int type = length >= 14 ? frame.get(BE_SHORT, offset + at) & 0xFFFF : 0;
+        while ((type == 0x8100 || type == 0x88A8) && length >= at + 6) {
+            at += 4;
+            type = frame.get(BE_SHORT, offset + at) & 0xFFFF;
+        }
+        long l3 = offset + at + 2;
+        long h;
+        if (type == 0x0800 && length >= at + 2 + 24) {
+            int ihl = (frame.get(ValueLayout.JAVA_BYTE, l3) & 0xF) * 4;
+            h = frame.get(LONG, l3 + 12) * 31 + frame.get(ValueLayout.JAVA_BYTE, l3 + 9);
+            if (length >= at + 2 + ihl + 4) {
+                h = h * 31 + frame.get(INT, l3 + ihl);
+            }
+        } else if (type == 0x86DD && length >= at + 2 + 44) {
+            h = frame.get(LONG, l3 + 8) ^ frame.get(LONG, l3 + 16) * 31 ^ frame.get(LONG, l3 + 24) * 961
+                    ^ frame.get(LONG, l3 + 32) * 29791 ^ frame.get(INT, l3 + 40);
+        } else {
+            return 0;
+        }
+        h *= 0x9E3779B97F4A7C15L;
+        return (int) (h >>> 33);
+    }
+}

@@ -1,0 +1,237 @@
+package io.edp.engine.nic.loopback;
+
+import io.edp.engine.mbuf.Mbuf;
+import io.edp.engine.mbuf.MbufCache;
+import io.edp.engine.mbuf.MbufPool;
+import io.edp.engine.nic.NicDriver;
+import io.edp.engine.packet.FlowKey;
+import io.edp.engine.slowpath.Cidr;
+import io.edp.engine.slowpath.MacAddress;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Builds frames of a {@link TrafficProfile} on its own thread with its own {@link MbufCache} and hands them to a
+ * {@link LoopbackNic}'s RX rings, as the wire would. Each frame ends with a 12-byte trailer (flow id, sequence
+ * number) that the {@link TrafficSink} checks. A full ring pushes back: frames wait, none are lost or reordered.
+ */
+public final class TrafficGenerator {
+
+    /** Bytes at the end of every frame: flow id (int) and sequence number (long), native order. */
+    public static final int TRAILER_BYTES = 12;
+
+    private static final ValueLayout.OfShort BE_SHORT =
+            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfInt BE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfLong BE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+
+    private final TrafficProfile profile;
+    private final LoopbackNic nic;
+    private final MbufCache cache;
+    private final Mbuf mbuf;
+    private final long[] nextSeq;
+    private final long srcMac;
+    private final long dstMac;
+    private final int sourceBase;
+    private final int destinationBase;
+    private final int[] burst = new int[NicDriver.MAX_BURST];
+    private volatile long sent;
+    private volatile boolean stopped;
+    private volatile boolean finished;
+    private Thread thread;
+
+    TrafficGenerator(TrafficProfile profile, LoopbackNic nic, MbufPool pool) {
+        this.profile = profile;
+        this.nic = nic;
+        this.cache = new MbufCache(pool);
+        this.mbuf = new Mbuf(pool);
+        this.nextSeq = new long[profile.flows()];
+        this.srcMac = MacAddress.parse(profile.sourceMac(), "sourceMac");
+        this.dstMac = MacAddress.parse(profile.destinationMac(), "destinationMac");
+        this.sourceBase = (int) (Cidr.parse(profile.sourceBase(), "sourceBase").hi() >>> 32);
+        this.destinationBase = (int) (Cidr.parse(profile.destinationBase(), "destinationBase").hi() >>> 32);
+    }
+
+    public TrafficProfile profile() {
+        return profile;
+    }
+
+    /** Frames handed to the NIC so far. */
+    public long sent() {
+        return sent;
+    }
+
+    /** True once the packet count or duration is reached, or after {@link #stop()}. */
+    public boolean finished() {
+        return finished;
+    }
+
+    /** Stops sending and waits for the generator thread to end. */
+    public void stop() {
+        stopped = true;
+        if (thread != null) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    void start() {
+        thread = Thread.ofPlatform().name("edp-traffic-" + nic.name()).daemon(true).start(this::run);
+    }
+
+    /** The IP protocol of flow {@code i} (deterministic, so tests can predict it). */
+    public static int protocol(TrafficProfile p, int flow) {
+        int bucket = (int) ((flow * 37L) % 100);
+        return bucket < p.udpPercent() ? FlowKey.PROTO_UDP
+                : bucket < p.udpPercent() + p.tcpPercent() ? FlowKey.PROTO_TCP : FlowKey.PROTO_ICMP;
+    }
+
+    public static boolean ipv6(TrafficProfile p, int flow) {
+        return (int) ((flow * 61L) % 100) < p.ipv6Percent();
+    }
+
+    private void run() {
+        long start = System.nanoTime();
+        long deadline = profile.duration() == null ? Long.MAX_VALUE : start + profile.duration().toNanos();
+        long limit = profile.packets() == 0 ? Long.MAX_VALUE : profile.packets();
+        long count = 0;
+        int flow = 0;
+        int pending = 0;
+        int pendingFrom = 0;
+        while (!stopped && (count < limit || pending > 0)) {
+            if (pending == 0) {
+                if (System.nanoTime() >= deadline) {
+                    break;
+                }
+                pace(start, count);
+                int n = (int) Math.min(NicDriver.MAX_BURST, limit - count);
+                int built = 0;
+                while (built < n) {
+                    int index = cache.allocate();
+                    if (index < 0) {
+                        break; // pool exhausted: the workers still hold them; send what we have
+                    }
+                    burst[built++] = index;
+                    build(mbuf.wrap(index), flow);
+                    flow = flow + 1 == profile.flows() ? 0 : flow + 1;
+                }
+                pending = built;
+                pendingFrom = 0;
+                count += built;
+                if (built == 0) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+            }
+            int delivered = nic.deliver(burst, pendingFrom, pending);
+            pendingFrom += delivered;
+            pending -= delivered;
+            sent += delivered;
+            if (pending > 0) {
+                Thread.onSpinWait();
+            }
+        }
+        cache.flush();
+        finished = true;
+    }
+
+    private void pace(long start, long count) {
+        if (profile.packetsPerSecond() == 0) {
+            return;
+        }
+        long due = start + (long) (count * (1e9 / profile.packetsPerSecond()));
+        long wait;
+        while ((wait = due - System.nanoTime()) > 0 && !stopped) {
+            if (wait > 200_000) {
+                LockSupport.parkNanos(wait - 100_000);
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /** Writes flow {@code flow}'s next frame into {@code m}. */
+    private void build(Mbuf m, int flow) {
+        boolean v6 = ipv6(profile, flow);
+        int proto = protocol(profile, flow);
+        if (v6 && proto == FlowKey.PROTO_ICMP) {
+            proto = FlowKey.PROTO_ICMPV6;
+        }
+        int l4Bytes = proto == FlowKey.PROTO_TCP ? 20 : 8;
+        int l2Bytes = profile.vlan() == 0 ? 14 : 18;
+        int l3Bytes = v6 ? 40 : 20;
+        int length = Math.max(profile.frameBytes(), l2Bytes + l3Bytes + l4Bytes + TRAILER_BYTES);
+        MemorySegment data = m.data();
+        m.dataLength(length);
+        long f = m.dataAddress();
+        data.set(BE_SHORT, f, (short) (dstMac >>> 32));
+        data.set(BE_INT, f + 2, (int) dstMac);
+        data.set(BE_SHORT, f + 6, (short) (srcMac >>> 32));
+        data.set(BE_INT, f + 8, (int) srcMac);
+        long at = f + 12;
+        if (profile.vlan() != 0) {
+            data.set(BE_SHORT, at, (short) FlowKey.ETHERTYPE_VLAN);
+            data.set(BE_SHORT, at + 2, (short) profile.vlan());
+            at += 4;
+        }
+        data.set(BE_SHORT, at, (short) (v6 ? FlowKey.ETHERTYPE_IPV6 : FlowKey.ETHERTYPE_IPV4));
+        long l3 = at + 2;
+        int ipPayload = length - l2Bytes - l3Bytes;
+        int destination = flow % profile.destinations();
+        if (v6) {
+            data.set(BE_INT, l3, 6 << 28);
+            data.set(BE_SHORT, l3 + 4, (short) ipPayload);
+            data.set(ValueLayout.JAVA_BYTE, l3 + 6, (byte) proto);
+            data.set(ValueLayout.JAVA_BYTE, l3 + 7, (byte) 64);
+            data.set(BE_LONG, l3 + 8, 0xFD00L << 48);
+            data.set(BE_LONG, l3 + 16, flow);
+            data.set(BE_LONG, l3 + 24, 0xFD01L << 48);
+            data.set(BE_LONG, l3 + 32, ((long) destination << 16) | 1);
+        } else {
+            data.set(BE_INT, l3, 0x4500_0000 | (length - l2Bytes));
+            data.set(BE_INT, l3 + 4, 0x4000);
+            data.set(BE_INT, l3 + 8, (64 << 24) | (proto << 16));
+            data.set(BE_INT, l3 + 12, sourceBase + flow);
+            data.set(BE_INT, l3 + 16, destinationBase + destination * 256 + 1);
+            data.set(BE_SHORT, l3 + 10, ipv4Checksum(data, l3));
+        }
+        long l4 = l3 + l3Bytes;
+        long seq = nextSeq[flow]++;
+        if (proto == FlowKey.PROTO_UDP || proto == FlowKey.PROTO_TCP) {
+            data.set(BE_SHORT, l4, (short) (1024 + flow % 60_000));
+            data.set(BE_SHORT, l4 + 2, (short) (proto == FlowKey.PROTO_UDP ? 5001 : 80));
+            if (proto == FlowKey.PROTO_UDP) {
+                data.set(BE_INT, l4 + 4, ipPayload << 16);
+            } else {
+                data.set(BE_INT, l4 + 4, (int) seq);
+                data.set(BE_INT, l4 + 8, 0);
+                int flags = seq == 0 ? FlowKey.TCP_SYN : FlowKey.TCP_ACK;
+                data.set(BE_INT, l4 + 12, (5 << 28) | (flags << 16) | 0xFFFF);
+                data.set(BE_INT, l4 + 16, 0);
+            }
+        } else {
+            data.set(BE_INT, l4, (proto == FlowKey.PROTO_ICMP ? 8 : 128) << 24);
+            data.set(BE_INT, l4 + 4, (flow << 16) | (int) (seq & 0xFFFF));
+        }
+        long trailer = f + length - TRAILER_BYTES;
+        data.set(INT, trailer, profile.firstFlowId() + flow);
+        data.set(LONG, trailer + 4, seq);
+    }
+
+    private static short ipv4Checksum(MemorySegment data, long l3) {
+        int sum = 0;
+        for (int i = 0; i < 20; i += 2) {
+            sum += i == 10 ? 0 : data.get(BE_SHORT, l3 + i) & 0xFFFF;
+        }
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        return (short) ~sum;
+    }
+}

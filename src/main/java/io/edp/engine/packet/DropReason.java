@@ -1,0 +1,46 @@
+package io.edp.engine.packet;
+
+/**
+ * Why a frame did not leave. Counters are {@code long[]} indexed by {@link #ordinal()}, one array per worker,
+ * so counting a drop is an array increment; snapshots name them.
+ */
+public enum DropReason {
+    // the parser
+    TRUNCATED_ETHERNET,
+    TRUNCATED_VLAN,
+    TOO_MANY_VLAN_TAGS,
+    UNSUPPORTED_ETHERTYPE,
+    TRUNCATED_ARP,
+    TRUNCATED_IPV4,
+    BAD_IPV4_HEADER,
+    BAD_IPV4_LENGTH,
+    TRUNCATED_IPV6,
+    BAD_IPV6_HEADER,
+    BAD_IPV6_LENGTH,
+    IPV6_EXTENSION_LIMIT,
+    TRUNCATED_L4,
+    BAD_TCP_HEADER,
+    // the IOChain
+    NO_DESTINATION,
+    HAIRPIN,
+    FIREWALL_DROP,
+    FIREWALL_REJECT,
+    CONNTRACK_FULL,
+    NO_ROUTE,
+    TTL_EXCEEDED,
+    ACTION_TABLE_FULL,
+    // transmit and the worker itself
+    PORT_DOWN,
+    TX_QUEUE_FULL,
+    WORKER_EXCEPTION;
+
+    private static final DropReason[] VALUES = values();
+
+    public static DropReason of(int ordinal) {
+        return VALUES[ordinal];
+    }
+
+    public static int count() {
+        return VALUES.length;
+    }
+}

@@ -1,0 +1,178 @@
+package io.edp.engine.packet;
+
+import io.edp.engine.mbuf.Mbuf;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The exact flow key the parser writes into an mbuf's second cache line ({@link Mbuf#FLOW_KEY_OFFSET}), as six
+ * 64-bit words followed by parse details the slow path needs but the key does not include.
+ * <pre>
+ *  off size field
+ *    0   8  srcHi    IPv6 source bits 127..64; IPv4 source in bits 63..32 (so one LPM serves both)
+ *    8   8  srcLo    IPv6 source bits 63..0; 0 for IPv4
+ *   16   8  dstHi    as srcHi, destination
+ *   24   8  dstLo    as srcLo, destination
+ *   32   8  l4       srcPort(16) dstPort(16) proto(8) ipVersion(8) inPort(16); ICMP: type and code as ports
+ *   40   8  l2       outer VLAN tag (13: 0x1000 = tagged | VID) inner tag (13) etherType (16) 0 (22)
+ *   48   1  tcpFlags
+ *   49   1  ttl      IPv4 TTL or IPv6 hop limit
+ *   50   1  flags    {@link #FLAG_SLOW_PATH_ONLY}
+ *   51   1  reserved
+ *   52   6  dstMac
+ *   58   6  srcMac
+ * </pre>
+ * The flow cache stores words 0..4 and the VLAN bits of word 5 ({@link #L2_KEY_MASK}); the etherType is implied
+ * by ipVersion because only IP flows are cached. MACs are not part of the key (DESIGN.md: ingress port, VLAN,
+ * addresses, protocol, ports): for a given ingress port and VLAN the IP destination decides the next hop.
+ */
+public final class FlowKey {
+
+    public static final int SRC_HI = 0;
+    public static final int SRC_LO = 8;
+    public static final int DST_HI = 16;
+    public static final int DST_LO = 24;
+    public static final int L4 = 32;
+    public static final int L2 = 40;
+    public static final int TCP_FLAGS = 48;
+    public static final int TTL = 49;
+    public static final int FLAGS = 50;
+    public static final int DST_MAC = 52;
+    public static final int SRC_MAC = 58;
+
+    /** The key words of {@link #L2} that take part in flow identity (both VLAN tags). */
+    public static final long L2_KEY_MASK = (1L << 26) - 1;
+    public static final int VLAN_TAGGED = 0x1000;
+    /** Set for frames the flow cache never serves (ARP): they always run the IOChain. */
+    public static final int FLAG_SLOW_PATH_ONLY = 1;
+
+    public static final int TCP_FIN = 0x01;
+    public static final int TCP_SYN = 0x02;
+    public static final int TCP_RST = 0x04;
+    public static final int TCP_ACK = 0x10;
+
+    public static final int PROTO_ICMP = 1;
+    public static final int PROTO_TCP = 6;
+    public static final int PROTO_UDP = 17;
+    public static final int PROTO_ICMPV6 = 58;
+
+    public static final int ETHERTYPE_IPV4 = 0x0800;
+    public static final int ETHERTYPE_IPV6 = 0x86DD;
+    public static final int ETHERTYPE_ARP = 0x0806;
+    public static final int ETHERTYPE_VLAN = 0x8100;
+    public static final int ETHERTYPE_QINQ = 0x88A8;
+
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
+
+    private FlowKey() {
+    }
+
+    public static long l4Word(int srcPort, int dstPort, int proto, int ipVersion, int inPort) {
+        return ((long) srcPort << 48) | ((long) dstPort << 32) | ((long) proto << 24) | ((long) ipVersion << 16)
+                | inPort;
+    }
+
+    public static long l2Word(int outerTag, int innerTag, int etherType) {
+        return outerTag | ((long) innerTag << 13) | ((long) etherType << 26);
+    }
+
+    public static int srcPort(long l4) {
+        return (int) (l4 >>> 48);
+    }
+
+    public static int dstPort(long l4) {
+        return (int) (l4 >>> 32) & 0xFFFF;
+    }
+
+    public static int proto(long l4) {
+        return (int) (l4 >>> 24) & 0xFF;
+    }
+
+    public static int ipVersion(long l4) {
+        return (int) (l4 >>> 16) & 0xFF;
+    }
+
+    public static int inPort(long l4) {
+        return (int) l4 & 0xFFFF;
+    }
+
+    public static int outerTag(long l2) {
+        return (int) l2 & 0x1FFF;
+    }
+
+    public static int innerTag(long l2) {
+        return (int) (l2 >>> 13) & 0x1FFF;
+    }
+
+    public static int etherType(long l2) {
+        return (int) (l2 >>> 26) & 0xFFFF;
+    }
+
+    /** The key word at {@code word} (0..5) of the mbuf at descriptor offset {@code keyBase}. */
+    public static long word(MemorySegment descriptors, long keyBase, int offset) {
+        return descriptors.get(LONG, keyBase + offset);
+    }
+
+    public static int tcpFlags(MemorySegment descriptors, long keyBase) {
+        return descriptors.get(BYTE, keyBase + TCP_FLAGS) & 0xFF;
+    }
+
+    public static int ttl(MemorySegment descriptors, long keyBase) {
+        return descriptors.get(BYTE, keyBase + TTL) & 0xFF;
+    }
+
+    public static int flags(MemorySegment descriptors, long keyBase) {
+        return descriptors.get(BYTE, keyBase + FLAGS) & 0xFF;
+    }
+
+    /** A 48-bit MAC read from the key line at {@link #DST_MAC} or {@link #SRC_MAC}. */
+    public static long mac(MemorySegment descriptors, long keyBase, int offset) {
+        long mac = 0;
+        for (int i = 0; i < 6; i++) {
+            mac = (mac << 8) | (descriptors.get(BYTE, keyBase + offset + i) & 0xFF);
+        }
+        return mac;
+    }
+
+    /** Mixes the key words into the hash the flow cache buckets by (never 0, which marks an empty slot). */
+    public static int hash(long w0, long w1, long w2, long w3, long w4, long w5) {
+        long h = w0 * 0x9E3779B97F4A7C15L;
+        h = (h ^ w1) * 0xBF58476D1CE4E5B9L;
+        h = (h ^ w2) * 0x94D049BB133111EBL;
+        h = (h ^ w3) * 0x9E3779B97F4A7C15L;
+        h = (h ^ w4) * 0xBF58476D1CE4E5B9L;
+        h = (h ^ (w5 & L2_KEY_MASK)) * 0x94D049BB133111EBL;
+        int hash = (int) (h ^ (h >>> 32));
+        return hash == 0 ? 1 : hash;
+    }
+
+    /** Human-readable key for top-flows and logs (control path only). */
+    public static String describe(long w0, long w1, long w2, long w3, long w4, long w5) {
+        int version = ipVersion(w4);
+        String proto = switch (proto(w4)) {
+            case PROTO_TCP -> "tcp";
+            case PROTO_UDP -> "udp";
+            case PROTO_ICMP -> "icmp";
+            case PROTO_ICMPV6 -> "icmp6";
+            default -> "proto" + proto(w4);
+        };
+        String vlan = outerTag(w5) == 0 ? "" : " vlan " + (outerTag(w5) & 0xFFF);
+        return "port " + inPort(w4) + vlan + " " + proto + " " + address(version, w0, w1) + ":" + srcPort(w4)
+                + " > " + address(version, w2, w3) + ":" + dstPort(w4);
+    }
+
+    private static String address(int version, long hi, long lo) {
+        if (version == 4) {
+            int a = (int) (hi >>> 32);
+            return (a >>> 24) + "." + ((a >>> 16) & 0xFF) + "." + ((a >>> 8) & 0xFF) + "." + (a & 0xFF);
+        }
+        StringBuilder s = new StringBuilder("[");
+        for (int i = 0; i < 8; i++) {
+            long word = i < 4 ? hi : lo;
+            int group = (int) (word >>> (48 - 16 * (i % 4))) & 0xFFFF;
+            s.append(Integer.toHexString(group)).append(i < 7 ? ":" : "]");
+        }
+        return s.toString();
+    }
+}

@@ -1,0 +1,238 @@
+package io.edp.engine.packet;
+
+import io.edp.engine.mbuf.Mbuf;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * Parses an Ethernet frame into the exact {@link FlowKey} in the mbuf's flow-key line: Ethernet, 802.1Q and
+ * QinQ, ARP, IPv4 with options, IPv6 with up to {@link #MAX_EXTENSION_HEADERS} extension headers, TCP, UDP,
+ * ICMP, ICMPv6. Every bound is checked against the frame length; a malformed frame yields its
+ * {@link DropReason} instead of an exception. Checksums are not verified (NIC offload territory).
+ * Stateless: one instance may serve every worker.
+ */
+public final class FrameParser {
+
+    /** {@link #parse} result for a frame whose key was written. */
+    public static final int PARSED = -1;
+    public static final int MAX_EXTENSION_HEADERS = 4;
+
+    private static final ValueLayout.OfShort BE_SHORT =
+            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfInt BE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfLong BE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
+
+    private static final int ETHERNET_HEADER = 14;
+    private static final int VLAN_TAG = 4;
+    private static final int ARP_IPV4_BYTES = 28;
+    private static final int IPV6_HEADER = 40;
+
+    /**
+     * Parses the frame of {@code m} (received on {@code m.port()}); returns {@link #PARSED} or the ordinal of
+     * the {@link DropReason} that rejects it.
+     */
+    public int parse(Mbuf m) {
+        MemorySegment data = m.data();
+        long frame = m.dataAddress();
+        int length = m.dataLength();
+        if (length < ETHERNET_HEADER) {
+            return DropReason.TRUNCATED_ETHERNET.ordinal();
+        }
+        int at = 12;
+        int etherType = u16(data, frame + at);
+        int outerTag = 0;
+        int innerTag = 0;
+        int tags = 0;
+        while (etherType == FlowKey.ETHERTYPE_VLAN || etherType == FlowKey.ETHERTYPE_QINQ) {
+            if (++tags > 2) {
+                return DropReason.TOO_MANY_VLAN_TAGS.ordinal();
+            }
+            if (length < at + 2 + VLAN_TAG) {
+                return DropReason.TRUNCATED_VLAN.ordinal();
+            }
+            int tag = FlowKey.VLAN_TAGGED | (u16(data, frame + at + 2) & 0xFFF);
+            if (tags == 1) {
+                outerTag = tag;
+            } else {
+                innerTag = tag;
+            }
+            at += VLAN_TAG;
+            etherType = u16(data, frame + at);
+        }
+        int l3 = at + 2;
+        MemorySegment d = m.descriptors();
+        long key = m.flowKeyAddress();
+        d.set(BYTE, key + FlowKey.FLAGS, (byte) 0);
+        d.set(BYTE, key + FlowKey.TCP_FLAGS, (byte) 0);
+        copyMacs(data, frame, d, key);
+        m.l3Offset(l3);
+        long l2 = FlowKey.l2Word(outerTag, innerTag, etherType);
+        int inPort = m.port();
+        return switch (etherType) {
+            case FlowKey.ETHERTYPE_IPV4 -> ipv4(m, data, frame, length, l3, d, key, l2, inPort);
+            case FlowKey.ETHERTYPE_IPV6 -> ipv6(m, data, frame, length, l3, d, key, l2, inPort);
+            case FlowKey.ETHERTYPE_ARP -> arp(m, data, frame, length, l3, d, key, l2, inPort);
+            default -> DropReason.UNSUPPORTED_ETHERTYPE.ordinal();
+        };
+    }
+
+    private static int arp(Mbuf m, MemorySegment data, long frame, int length, int l3, MemorySegment d, long key,
+            long l2, int inPort) {
+        if (length < l3 + ARP_IPV4_BYTES) {
+            return DropReason.TRUNCATED_ARP.ordinal();
+        }
+        // OVS keys ARP by operation and protocol addresses; it never enters the flow cache here.
+        long spa = (long) u32(data, frame + l3 + 14) << 32;
+        long tpa = (long) u32(data, frame + l3 + 24) << 32;
+        int operation = u16(data, frame + l3 + 6);
+        d.set(BYTE, key + FlowKey.FLAGS, (byte) FlowKey.FLAG_SLOW_PATH_ONLY);
+        d.set(BYTE, key + FlowKey.TTL, (byte) 0);
+        m.l4Offset(0);
+        return finish(m, d, key, spa, 0, tpa, 0, FlowKey.l4Word(0, 0, operation & 0xFF, 0, inPort), l2);
+    }
+
+    private static int ipv4(Mbuf m, MemorySegment data, long frame, int length, int l3, MemorySegment d, long key,
+            long l2, int inPort) {
+        if (length < l3 + 20) {
+            return DropReason.TRUNCATED_IPV4.ordinal();
+        }
+        int versionIhl = u8(data, frame + l3);
+        int headerBytes = (versionIhl & 0xF) * 4;
+        if ((versionIhl >>> 4) != 4 || headerBytes < 20) {
+            return DropReason.BAD_IPV4_HEADER.ordinal();
+        }
+        int totalLength = u16(data, frame + l3 + 2);
+        if (totalLength < headerBytes || l3 + totalLength > length) {
+            return DropReason.BAD_IPV4_LENGTH.ordinal();
+        }
+        int proto = u8(data, frame + l3 + 9);
+        long src = (long) u32(data, frame + l3 + 12) << 32;
+        long dst = (long) u32(data, frame + l3 + 16) << 32;
+        d.set(BYTE, key + FlowKey.TTL, data.get(BYTE, frame + l3 + 8));
+        int l4 = l3 + headerBytes;
+        boolean laterFragment = (u16(data, frame + l3 + 6) & 0x1FFF) != 0;
+        return transport(m, data, frame, l3 + totalLength, l4, proto, !laterFragment, d, key, src, 0, dst, 0, 4,
+                l2, inPort);
+    }
+
+    private static int ipv6(Mbuf m, MemorySegment data, long frame, int length, int l3, MemorySegment d, long key,
+            long l2, int inPort) {
+        if (length < l3 + IPV6_HEADER) {
+            return DropReason.TRUNCATED_IPV6.ordinal();
+        }
+        if ((u8(data, frame + l3) >>> 4) != 6) {
+            return DropReason.BAD_IPV6_HEADER.ordinal();
+        }
+        int end = l3 + IPV6_HEADER + u16(data, frame + l3 + 4);
+        if (end > length) {
+            return DropReason.BAD_IPV6_LENGTH.ordinal();
+        }
+        d.set(BYTE, key + FlowKey.TTL, data.get(BYTE, frame + l3 + 7));
+        int next = u8(data, frame + l3 + 6);
+        int at = l3 + IPV6_HEADER;
+        boolean hasL4 = true;
+        int extensions = 0;
+        while (isExtension(next)) {
+            if (++extensions > MAX_EXTENSION_HEADERS) {
+                return DropReason.IPV6_EXTENSION_LIMIT.ordinal();
+            }
+            if (end < at + 8) {
+                return DropReason.BAD_IPV6_LENGTH.ordinal();
+            }
+            int following = u8(data, frame + at);
+            if (next == 44) {
+                hasL4 &= (u16(data, frame + at + 2) & 0xFFF8) == 0;
+                at += 8;
+            } else if (next == 51) {
+                at += (u8(data, frame + at + 1) + 2) * 4;
+            } else {
+                at += (u8(data, frame + at + 1) + 1) * 8;
+            }
+            next = following;
+        }
+        if (at > end) {
+            return DropReason.BAD_IPV6_LENGTH.ordinal();
+        }
+        return transport(m, data, frame, end, at, next, hasL4, d, key,
+                data.get(BE_LONG, frame + l3 + 8), data.get(BE_LONG, frame + l3 + 16),
+                data.get(BE_LONG, frame + l3 + 24), data.get(BE_LONG, frame + l3 + 32), 6, l2, inPort);
+    }
+
+    private static boolean isExtension(int next) {
+        return next == 0 || next == 43 || next == 44 || next == 51 || next == 60;
+    }
+
+    private static int transport(Mbuf m, MemorySegment data, long frame, int end, int l4, int proto, boolean hasL4,
+            MemorySegment d, long key, long srcHi, long srcLo, long dstHi, long dstLo, int version, long l2,
+            int inPort) {
+        m.l4Offset(l4);
+        int srcPort = 0;
+        int dstPort = 0;
+        if (hasL4) {
+            switch (proto) {
+                case FlowKey.PROTO_TCP -> {
+                    if (end < l4 + 20) {
+                        return DropReason.TRUNCATED_L4.ordinal();
+                    }
+                    int dataOffset = u8(data, frame + l4 + 12) >>> 4;
+                    if (dataOffset < 5 || l4 + dataOffset * 4 > end) {
+                        return DropReason.BAD_TCP_HEADER.ordinal();
+                    }
+                    srcPort = u16(data, frame + l4);
+                    dstPort = u16(data, frame + l4 + 2);
+                    d.set(BYTE, key + FlowKey.TCP_FLAGS, data.get(BYTE, frame + l4 + 13));
+                }
+                case FlowKey.PROTO_UDP -> {
+                    if (end < l4 + 8) {
+                        return DropReason.TRUNCATED_L4.ordinal();
+                    }
+                    srcPort = u16(data, frame + l4);
+                    dstPort = u16(data, frame + l4 + 2);
+                }
+                case FlowKey.PROTO_ICMP, FlowKey.PROTO_ICMPV6 -> {
+                    if (end < l4 + 4) {
+                        return DropReason.TRUNCATED_L4.ordinal();
+                    }
+                    srcPort = u8(data, frame + l4);
+                    dstPort = u8(data, frame + l4 + 1);
+                }
+                default -> {
+                    // other protocols are keyed by addresses and protocol alone
+                }
+            }
+        }
+        return finish(m, d, key, srcHi, srcLo, dstHi, dstLo,
+                FlowKey.l4Word(srcPort, dstPort, proto, version, inPort), l2);
+    }
+
+    private static int finish(Mbuf m, MemorySegment d, long key, long srcHi, long srcLo, long dstHi, long dstLo,
+            long l4, long l2) {
+        d.set(LONG, key + FlowKey.SRC_HI, srcHi);
+        d.set(LONG, key + FlowKey.SRC_LO, srcLo);
+        d.set(LONG, key + FlowKey.DST_HI, dstHi);
+        d.set(LONG, key + FlowKey.DST_LO, dstLo);
+        d.set(LONG, key + FlowKey.L4, l4);
+        d.set(LONG, key + FlowKey.L2, l2);
+        m.flowHash(FlowKey.hash(srcHi, srcLo, dstHi, dstLo, l4, l2));
+        return PARSED;
+    }
+
+    private static void copyMacs(MemorySegment data, long frame, MemorySegment d, long key) {
+        MemorySegment.copy(data, frame, d, key + FlowKey.DST_MAC, 12);
+    }
+
+    private static int u8(MemorySegment data, long at) {
+        return data.get(BYTE, at) & 0xFF;
+    }
+
+    private static int u16(MemorySegment data, long at) {
+        return data.get(BE_SHORT, at) & 0xFFFF;
+    }
+
+    private static int u32(MemorySegment data, long at) {
+        return data.get(BE_INT, at);
+    }
+}

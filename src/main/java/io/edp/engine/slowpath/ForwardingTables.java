@@ -1,0 +1,149 @@
+package io.edp.engine.slowpath;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One generation of compiled configuration, immutable: what the IOChain reads. A new generation is built off
+ * the packet path and published as a whole; the connection table carries over between generations.
+ */
+public final class ForwardingTables {
+
+    /** How a port takes part in switching: uplinks carry tagged frames, VM ports belong to one VLAN. */
+    public record SwitchPort(int id, boolean uplink, int accessVlan, boolean slowPathOnly) {
+    }
+
+    private final int generation;
+    private final long routerMac;
+    private final SwitchingTable switching;
+    private final RuleSet rules;
+    private final ConnectionTable connections;
+    private final PrefixTable routes4;
+    private final PrefixTable routes6;
+    /** Per family: the position in the configured route list of each prefix-table value. */
+    private final int[] family4;
+    private final int[] family6;
+    private final long[] routeNextHop;
+    private final int[] routePort;
+    private final int[] routeVlan;
+    private final boolean[] present;
+    private final boolean[] uplink;
+    private final boolean[] slowPathOnly;
+    private final int[] accessVlan;
+    private final int defaultUplink;
+
+    public ForwardingTables(int generation, long routerMac, List<SwitchPort> ports, SwitchingTable switching,
+            List<FirewallRule> rules, List<Route> routes, ConnectionTable connections) {
+        this.generation = generation;
+        this.routerMac = routerMac;
+        this.switching = switching;
+        this.rules = new RuleSet(rules);
+        this.connections = connections;
+        int maxPort = 0;
+        for (SwitchPort p : ports) {
+            maxPort = Math.max(maxPort, p.id());
+        }
+        present = new boolean[maxPort + 1];
+        uplink = new boolean[maxPort + 1];
+        slowPathOnly = new boolean[maxPort + 1];
+        accessVlan = new int[maxPort + 1];
+        int firstUplink = -1;
+        for (SwitchPort p : ports) {
+            present[p.id()] = true;
+            uplink[p.id()] = p.uplink();
+            slowPathOnly[p.id()] = p.slowPathOnly();
+            accessVlan[p.id()] = p.accessVlan();
+            if (p.uplink() && (firstUplink < 0 || p.id() < firstUplink)) {
+                firstUplink = p.id();
+            }
+        }
+        defaultUplink = firstUplink;
+        List<Cidr> v4 = new ArrayList<>();
+        List<Cidr> v6 = new ArrayList<>();
+        List<Integer> index4 = new ArrayList<>();
+        List<Integer> index6 = new ArrayList<>();
+        routeNextHop = new long[routes.size()];
+        routePort = new int[routes.size()];
+        routeVlan = new int[routes.size()];
+        for (int i = 0; i < routes.size(); i++) {
+            Route r = routes.get(i);
+            Cidr prefix = Cidr.parse(r.prefix(), "route prefix");
+            if (!hasPort(r.port())) {
+                throw new IllegalArgumentException("route " + r.prefix() + " port: no such port " + r.port());
+            }
+            (prefix.version() == 4 ? v4 : v6).add(prefix);
+            (prefix.version() == 4 ? index4 : index6).add(i);
+            routeNextHop[i] = MacAddress.parse(r.nextHopMac(), "route " + r.prefix() + " nextHopMac");
+            routePort[i] = r.port();
+            routeVlan[i] = r.vlan();
+        }
+        routes4 = new PrefixTable(v4);
+        routes6 = new PrefixTable(v6);
+        family4 = index4.stream().mapToInt(Integer::intValue).toArray();
+        family6 = index6.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    public int generation() {
+        return generation;
+    }
+
+    public long routerMac() {
+        return routerMac;
+    }
+
+    public SwitchingTable switching() {
+        return switching;
+    }
+
+    public RuleSet rules() {
+        return rules;
+    }
+
+    public ConnectionTable connections() {
+        return connections;
+    }
+
+    public boolean hasPort(int port) {
+        return port >= 0 && port < present.length && present[port];
+    }
+
+    public boolean isUplink(int port) {
+        return uplink[port];
+    }
+
+    /** Ports whose adapter (E1000) never gets the fast path. */
+    public boolean isSlowPathOnly(int port) {
+        return port < slowPathOnly.length && slowPathOnly[port];
+    }
+
+    public int accessVlan(int port) {
+        return accessVlan[port];
+    }
+
+    /** The uplink that unknown destinations from VM ports go to, or -1. */
+    public int defaultUplink() {
+        return defaultUplink;
+    }
+
+    /** The route index (into the configured route list) for a destination, or -1. */
+    public int route(int ipVersion, long hi, long lo) {
+        if (ipVersion == 4) {
+            int i = routes4.lookup(hi, lo);
+            return i < 0 ? -1 : family4[i];
+        }
+        int i = routes6.lookup(hi, lo);
+        return i < 0 ? -1 : family6[i];
+    }
+
+    public long routeNextHop(int route) {
+        return routeNextHop[route];
+    }
+
+    public int routePort(int route) {
+        return routePort[route];
+    }
+
+    public int routeVlan(int route) {
+        return routeVlan[route];
+    }
+}

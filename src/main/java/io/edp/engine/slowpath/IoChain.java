@@ -1,0 +1,152 @@
+package io.edp.engine.slowpath;
+
+import io.edp.engine.mbuf.Mbuf;
+import io.edp.engine.mbuf.PktHandle;
+import io.edp.engine.packet.DropReason;
+import io.edp.engine.packet.FlowKey;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The slow path: the stages a parsed packet meets when the flow cache cannot serve it — switching (MAC + VLAN →
+ * port), distributed firewall with connection tracking, routing (LPM, MAC rewrite, TTL) — ending in an interned
+ * {@link Action}. LEGACY runs it for every packet, EDP for misses; the code is the same. One instance per worker
+ * (it owns the worker's {@link ActionTable}); nothing here allocates unless a never-seen action is interned.
+ */
+public final class IoChain {
+
+    /** Per-stage verdicts in a LEGACY {@link PktHandle}'s IOChain scratch line, as the legacy stack records them. */
+    private static final int STAGE_SWITCHING = 0;
+    private static final int STAGE_FIREWALL = 4;
+    private static final int STAGE_ROUTING = 8;
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+
+    private final ActionTable actions;
+    private long lastConnection = -1;
+
+    public IoChain(ActionTable actions) {
+        this.actions = actions;
+    }
+
+    public ActionTable actions() {
+        return actions;
+    }
+
+    /** The conntrack id that let the last packet through, or -1. */
+    public long lastConnection() {
+        return lastConnection;
+    }
+
+    /** Runs the stages for the parsed packet {@code m}; returns its action's index, -1 if none can be interned. */
+    public int process(Mbuf m, ForwardingTables t, int nowMillis) {
+        MemorySegment d = m.descriptors();
+        long key = m.flowKeyAddress();
+        long srcHi = d.get(LONG, key + FlowKey.SRC_HI);
+        long srcLo = d.get(LONG, key + FlowKey.SRC_LO);
+        long dstHi = d.get(LONG, key + FlowKey.DST_HI);
+        long dstLo = d.get(LONG, key + FlowKey.DST_LO);
+        long l4 = d.get(LONG, key + FlowKey.L4);
+        long l2 = d.get(LONG, key + FlowKey.L2);
+        int inPort = FlowKey.inPort(l4);
+        lastConnection = -1;
+        if (!t.hasPort(inPort)) {
+            return drop(DropReason.PORT_DOWN, 0);
+        }
+        boolean scratch = m.pool().descriptorBytes() == PktHandle.DESCRIPTOR_BYTES;
+
+        // switching: the frame's segment is its tag on an uplink, the vNIC's VLAN on a VM port
+        int outerTag = FlowKey.outerTag(l2);
+        int segment = t.isUplink(inPort) ? outerTag & 0xFFF : t.accessVlan(inPort);
+        long dstMac = FlowKey.mac(d, key, FlowKey.DST_MAC);
+        boolean routed = dstMac == t.routerMac();
+        int outPort = -1;
+        if (!routed) {
+            outPort = t.switching().lookup(segment, dstMac);
+            if (outPort < 0 && !t.isUplink(inPort)) {
+                outPort = t.defaultUplink();
+            }
+            if (outPort < 0) {
+                return drop(DropReason.NO_DESTINATION, 0);
+            }
+            if (outPort == inPort) {
+                return drop(DropReason.HAIRPIN, 0);
+            }
+        }
+        record(scratch, d, m, STAGE_SWITCHING, outPort);
+
+        // firewall: an existing connection under the current policy passes; anything else meets the rules
+        int ipVersion = FlowKey.ipVersion(l4);
+        int ruleId = 0;
+        if (ipVersion != 0) {
+            int tcpFlags = FlowKey.tcpFlags(d, key);
+            ConnectionTable ct = t.connections();
+            long found = ct.find(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, t.generation());
+            if (found != ConnectionTable.NOT_FOUND) {
+                ruleId = (int) (found >>> 32);
+                lastConnection = found & 0x7FFF_FFFFL;
+            } else {
+                RuleSet rules = t.rules();
+                int rule = rules.match(srcHi, srcLo, dstHi, dstLo, l4, outPort);
+                ruleId = rule < 0 ? 0 : rules.id(rule);
+                Verdict verdict = rule < 0 ? Verdict.ALLOW : rules.verdict(rule);
+                if (verdict != Verdict.ALLOW) {
+                    ct.remove(srcHi, srcLo, dstHi, dstLo, l4, nowMillis);
+                    return drop(verdict == Verdict.DROP ? DropReason.FIREWALL_DROP : DropReason.FIREWALL_REJECT,
+                            ruleId);
+                }
+                long connection = ct.insert(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, t.generation(),
+                        ruleId);
+                if (connection == ConnectionTable.FULL) {
+                    return drop(DropReason.CONNTRACK_FULL, ruleId);
+                }
+                lastConnection = connection;
+            }
+        }
+        record(scratch, d, m, STAGE_FIREWALL, ruleId);
+
+        // routing: frames to the router MAC leave towards the longest matching prefix's next hop
+        long srcMac = 0;
+        long nextHop = 0;
+        int egressVlan = segment;
+        if (routed) {
+            int route = ipVersion == 0 ? -1 : t.route(ipVersion, dstHi, dstLo);
+            if (route < 0) {
+                return drop(DropReason.NO_ROUTE, ruleId);
+            }
+            outPort = t.routePort(route);
+            if (outPort == inPort && !t.isUplink(inPort)) {
+                return drop(DropReason.HAIRPIN, ruleId);
+            }
+            srcMac = t.routerMac();
+            nextHop = t.routeNextHop(route);
+            egressVlan = t.routeVlan(route);
+        }
+        record(scratch, d, m, STAGE_ROUTING, outPort);
+
+        // action: VLAN tags exist on uplinks only
+        if (!t.isUplink(outPort)) {
+            egressVlan = 0;
+        }
+        VlanOp vlanOp;
+        if (egressVlan == 0) {
+            vlanOp = outerTag != 0 ? VlanOp.POP : VlanOp.NONE;
+        } else if (outerTag == 0) {
+            vlanOp = VlanOp.PUSH;
+        } else {
+            vlanOp = (outerTag & 0xFFF) == egressVlan ? VlanOp.NONE : VlanOp.SET;
+        }
+        return actions.intern(outPort, vlanOp, vlanOp == VlanOp.NONE || vlanOp == VlanOp.POP ? 0 : egressVlan,
+                routed, srcMac, nextHop, routed, -1, ruleId);
+    }
+
+    private int drop(DropReason reason, int ruleId) {
+        return actions.intern(-1, VlanOp.NONE, 0, false, 0, 0, false, reason.ordinal(), ruleId);
+    }
+
+    private static void record(boolean scratch, MemorySegment d, Mbuf m, int stage, int verdict) {
+        if (scratch) {
+            d.set(INT, m.flowKeyAddress() - Mbuf.FLOW_KEY_OFFSET + PktHandle.IOCHAIN_SCRATCH_OFFSET + stage, verdict);
+        }
+    }
+}

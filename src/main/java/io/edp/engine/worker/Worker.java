@@ -1,0 +1,446 @@
+package io.edp.engine.worker;
+
+import io.edp.engine.fastpath.FlowCache;
+import io.edp.engine.mbuf.Mbuf;
+import io.edp.engine.mbuf.MbufCache;
+import io.edp.engine.mbuf.MbufPool;
+import io.edp.engine.metrics.Counters;
+import io.edp.engine.nic.NicDriver;
+import io.edp.engine.packet.DropReason;
+import io.edp.engine.packet.FlowKey;
+import io.edp.engine.packet.FrameParser;
+import io.edp.engine.packet.FrameRewriter;
+import io.edp.engine.slowpath.Action;
+import io.edp.engine.slowpath.ActionTable;
+import io.edp.engine.slowpath.IoChain;
+import io.edp.engine.time.Clock;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * A data-path worker (the seed's EnsNetWorld thread) as an Agrona-style duty cycle: {@link #doWork()} polls each
+ * owned RX queue for a burst of up to 32 frames and runs them through the pipeline
+ * <pre>
+ *   rx burst → parse → flow-cache lookup (fast path) → miss path (IOChain) → install → rewrite → tx burst
+ * </pre>
+ * then sweeps a bounded slice of its flow cache. Everything it touches per packet is its own (flow cache, action
+ * table, counters, mbuf cache) except the shared connection table on the slow path. Configuration arrives as a
+ * {@link Generation}, queue ownership and control requests as tasks run between bursts.
+ */
+public final class Worker implements Runnable {
+
+    public static final int MAX_PORTS = 1024;
+
+    // worker counters
+    public static final int RX_PACKETS = 0;
+    public static final int RX_BYTES = 1;
+    public static final int BUSY_NANOS = 2;
+    public static final int ITERATIONS = 3;
+    public static final int EXCEPTIONS = 4;
+    public static final int TX_PACKETS = 5;
+    public static final int TX_BYTES = 6;
+    public static final int IOCHAIN_PACKETS = 7;
+    public static final int COUNTER_COUNT = 8;
+
+    private static final int SWEEP_BUDGET = 64;
+    private static final int ACTION_TABLE_CAPACITY = 65_536;
+    private static final int SLOW_PATH_TCP_FLAGS = FlowKey.TCP_SYN | FlowKey.TCP_FIN | FlowKey.TCP_RST;
+
+    private final int id;
+    private final int numaNode;
+    private final Clock clock;
+    private final Supplier<Generation> source;
+    private final MbufCache mbufs;
+    private final Mbuf mbuf;
+    private final FrameParser parser = new FrameParser();
+    private final IoChain ioChain = new IoChain(new ActionTable(ACTION_TABLE_CAPACITY));
+    private final Counters counters = new Counters(COUNTER_COUNT);
+    private final Counters flowCacheCounters = new Counters(FlowCache.COUNTER_COUNT);
+    private final Counters drops = new Counters(DropReason.count());
+    private final Counters portCounters = new Counters(MAX_PORTS * 2);
+    private final BusySpinIdleStrategy busySpin = new BusySpinIdleStrategy();
+    private final BackoffIdleStrategy backoff = BackoffIdleStrategy.standard();
+    private final long seed;
+
+    private final int[] burst = new int[NicDriver.MAX_BURST];
+    private final int[] staged = new int[NicDriver.MAX_BURST];
+    private final int[] stagedPort = new int[NicDriver.MAX_BURST];
+    private final int[] txBurst = new int[NicDriver.MAX_BURST];
+    private RxQueue[] queues = new RxQueue[0];
+    private int queueCount;
+    private Generation generation;
+    private FlowCache flowCache;
+    private IdleStrategy idle = backoff;
+    private int burstCursor;
+    private int burstSize;
+    private int stagedCount;
+
+    private volatile long epoch;
+    private volatile Task pending;
+    private volatile boolean running;
+    private Thread thread;
+    private final long startedNanos;
+
+    private static final class Task {
+        final Consumer<Worker> body;
+        volatile boolean done;
+        RuntimeException failure;
+
+        Task(Consumer<Worker> body) {
+            this.body = body;
+        }
+    }
+
+    public Worker(int id, int numaNode, Clock clock, MbufPool pool, Supplier<Generation> source) {
+        this.id = id;
+        this.numaNode = numaNode;
+        this.clock = clock;
+        this.source = source;
+        this.mbufs = new MbufCache(pool);
+        this.mbuf = new Mbuf(pool);
+        this.seed = 0x9E3779B97F4A7C15L * (id + 1);
+        this.startedNanos = clock.nanoTime();
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public int numaNode() {
+        return numaNode;
+    }
+
+    public long startedNanos() {
+        return startedNanos;
+    }
+
+    public Counters counters() {
+        return counters;
+    }
+
+    public Counters flowCacheCounters() {
+        return flowCacheCounters;
+    }
+
+    public Counters drops() {
+        return drops;
+    }
+
+    /** TX packets of port p at {@code 2p}, bytes at {@code 2p + 1}. */
+    public Counters portCounters() {
+        return portCounters;
+    }
+
+    /** Incremented at the start of every iteration: a grace period has passed once it moved. */
+    public long epoch() {
+        return epoch;
+    }
+
+    /** The flow cache (null before the fast path first ran); worker thread (through {@link #execute}). */
+    public FlowCache flowCache() {
+        return flowCache;
+    }
+
+    public ActionTable actions() {
+        return ioChain.actions();
+    }
+
+    /** Starts polling on a thread of its own. */
+    public void start() {
+        running = true;
+        thread = Thread.ofPlatform().name("edp-worker-" + id).daemon(true).start(this);
+    }
+
+    /** Stops the loop after its current iteration and waits for the thread to end. */
+    public void stop() {
+        running = false;
+        if (thread != null) {
+            LockSupport.unpark(thread);
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Ends any park so the next iteration starts now (a publish wants its grace period). */
+    public void wake() {
+        if (thread != null) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /**
+     * Runs {@code body} on the worker thread between two bursts and returns when it has run: the worker has
+     * finished its current burst (including transmit) before the body sees its state.
+     */
+    public synchronized void execute(Consumer<Worker> body) {
+        if (thread == null || !thread.isAlive()) {
+            body.accept(this);
+            return;
+        }
+        Task task = new Task(body);
+        pending = task;
+        while (!task.done) {
+            LockSupport.unpark(thread);
+            if (!thread.isAlive()) {
+                throw new IllegalStateException("worker " + id + " stopped");
+            }
+            LockSupport.parkNanos(20_000);
+        }
+        if (task.failure != null) {
+            throw task.failure;
+        }
+    }
+
+    /** Starts polling {@code queue}; worker thread (through {@link #execute}) or before {@link #start()}. */
+    public void adopt(RxQueue queue) {
+        queues = Arrays.copyOf(queues, queueCount + 1);
+        queues[queueCount++] = queue;
+        queue.owner(id);
+    }
+
+    /** Stops polling {@code queue}; worker thread (through {@link #execute}). */
+    public void release(RxQueue queue) {
+        for (int i = 0; i < queueCount; i++) {
+            if (queues[i] == queue) {
+                queues[i] = queues[--queueCount];
+                queues[queueCount] = null;
+                return;
+            }
+        }
+    }
+
+    /** The queues this worker polls now; worker thread (through {@link #execute}). */
+    public RxQueue[] ownedQueues() {
+        return Arrays.copyOf(queues, queueCount);
+    }
+
+    /** Empties the flow cache; worker thread (through {@link #execute}). */
+    public void flushFlowCache() {
+        if (flowCache != null) {
+            flowCache.flush();
+        }
+    }
+
+    @Override
+    public void run() {
+        while (running) {
+            idle.idle(doWork());
+        }
+        mbufs.flush();
+    }
+
+    /** One duty cycle: adopt a new generation or task, poll every owned queue once, sweep; returns packets. */
+    public int doWork() {
+        epoch++;
+        Generation g = source.get();
+        if (g != generation) {
+            adoptGeneration(g);
+        }
+        Task task = pending;
+        if (task != null) {
+            runTask(task);
+        }
+        counters.values()[ITERATIONS]++;
+        int nowMillis = (int) (clock.nanoTime() / 1_000_000);
+        int work = 0;
+        for (int i = 0; i < queueCount; i++) {
+            work += poll(queues[i], g, nowMillis);
+        }
+        if (flowCache != null && g.fastPath()) {
+            flowCache.sweep(nowMillis, SWEEP_BUDGET);
+        }
+        return work;
+    }
+
+    private void runTask(Task task) {
+        try {
+            task.body.accept(this);
+        } catch (RuntimeException e) {
+            task.failure = e;
+        }
+        pending = null;
+        task.done = true;
+    }
+
+    private void adoptGeneration(Generation g) {
+        if (g.fastPath() && (flowCache == null || flowCache.capacity() != g.flowCacheCapacity()
+                || generation == null || generation.minExpiryMillis() != g.minExpiryMillis()
+                || generation.maxExpiryMillis() != g.maxExpiryMillis())) {
+            flowCacheCounters.values()[FlowCache.ENTRIES] = 0;
+            flowCache = new FlowCache(g.flowCacheCapacity(), g.minExpiryMillis(), g.maxExpiryMillis(), seed,
+                    flowCacheCounters.values());
+        } else if (flowCache != null && generation != null && (g.number() >>> 16) != (generation.number() >>> 16)) {
+            flowCache.flush(); // the cache keeps 16 generation bits: never let an old entry look current
+        }
+        // cached entries of the old generation are revalidated before use, so their action indices are dead
+        ioChain.actions().clear();
+        idle = g.busyPoll() ? busySpin : backoff;
+        generation = g;
+    }
+
+    private int poll(RxQueue queue, Generation g, int nowMillis) {
+        long start = clock.nanoTime();
+        int n = queue.driver().rxBurst(queue.queue(), mbufs, burst, NicDriver.MAX_BURST);
+        if (n == 0) {
+            return 0;
+        }
+        long bytes;
+        try {
+            bytes = processBurst(n, g, nowMillis);
+        } catch (RuntimeException e) {
+            bytes = 0;
+            recoverBurst();
+        }
+        long busy = clock.nanoTime() - start;
+        long[] q = queue.counters().values();
+        q[RxQueue.PACKETS] += n;
+        q[RxQueue.BYTES] += bytes;
+        q[RxQueue.BUSY_NANOS] += busy;
+        long[] c = counters.values();
+        c[RX_PACKETS] += n;
+        c[RX_BYTES] += bytes;
+        c[BUSY_NANOS] += busy;
+        return n;
+    }
+
+    /** The pipeline for one burst; returns the bytes received. */
+    private long processBurst(int n, Generation g, int nowMillis) {
+        long bytes = 0;
+        stagedCount = 0;
+        burstSize = n;
+        long[] dropped = drops.values();
+        for (int i = 0; i < n; i++) {
+            burstCursor = i;
+            Mbuf m = mbuf.wrap(burst[i]);
+            bytes += m.dataLength();
+            int parsed = parser.parse(m);
+            if (parsed != FrameParser.PARSED) {
+                dropped[parsed]++;
+                mbufs.free(burst[i]);
+                continue;
+            }
+            int actionIndex = g.fastPath() ? fastPath(m, g, nowMillis) : slowPath(m, g, nowMillis);
+            if (actionIndex < 0) {
+                dropped[DropReason.ACTION_TABLE_FULL.ordinal()]++;
+                mbufs.free(burst[i]);
+                continue;
+            }
+            Action action = ioChain.actions().get(actionIndex);
+            int verdict = FrameRewriter.apply(m, action);
+            if (verdict != FrameRewriter.FORWARD) {
+                dropped[verdict]++;
+                mbufs.free(burst[i]);
+                continue;
+            }
+            staged[stagedCount] = burst[i];
+            stagedPort[stagedCount++] = action.outPort();
+        }
+        burstCursor = n;
+        transmit(g);
+        return bytes;
+    }
+
+    private int fastPath(Mbuf m, Generation g, int nowMillis) {
+        MemorySegment d = m.descriptors();
+        long key = m.flowKeyAddress();
+        FlowCache cache = flowCache;
+        if ((FlowKey.flags(d, key) & FlowKey.FLAG_SLOW_PATH_ONLY) != 0
+                || (FlowKey.tcpFlags(d, key) & SLOW_PATH_TCP_FLAGS) != 0
+                || g.tables().isSlowPathOnly(m.port())) {
+            flowCacheCounters.values()[FlowCache.SLOW_PATH]++;
+            return slowPath(m, g, nowMillis);
+        }
+        int hash = m.flowHash();
+        int slot = cache.lookup(d, key, hash, g.number(), nowMillis);
+        if (slot >= 0) {
+            cache.count(slot, m.dataLength());
+            return cache.actionIndex(slot);
+        }
+        flowCacheCounters.values()[FlowCache.SLOW_PATH]++;
+        int actionIndex = slowPath(m, g, nowMillis);
+        if (actionIndex >= 0) {
+            slot = cache.install(d, key, hash, actionIndex, g.number(), nowMillis);
+            if (slot >= 0) {
+                cache.count(slot, m.dataLength());
+            }
+        }
+        return actionIndex;
+    }
+
+    private int slowPath(Mbuf m, Generation g, int nowMillis) {
+        counters.values()[IOCHAIN_PACKETS]++;
+        int actionIndex = ioChain.process(m, g.tables(), nowMillis);
+        if (actionIndex < 0) {
+            // the table is full: start over, dropping the cache entries that point into it
+            ioChain.actions().clear();
+            if (flowCache != null) {
+                flowCache.flush();
+            }
+            actionIndex = ioChain.process(m, g.tables(), nowMillis);
+        }
+        return actionIndex;
+    }
+
+    /** Sends the staged frames, one tx burst per output port, keeping their order within each port. */
+    private void transmit(Generation g) {
+        long[] ports = portCounters.values();
+        long[] c = counters.values();
+        int remaining = stagedCount;
+        while (remaining > 0) {
+            int port = -1;
+            int count = 0;
+            int kept = 0;
+            for (int i = 0; i < remaining; i++) {
+                if (port < 0) {
+                    port = stagedPort[i];
+                }
+                if (stagedPort[i] == port) {
+                    txBurst[count++] = staged[i];
+                } else {
+                    staged[kept] = staged[i];
+                    stagedPort[kept++] = stagedPort[i];
+                }
+            }
+            remaining = kept;
+            stagedCount = kept;
+            TxPort tx = g.txPort(port);
+            if (tx == null) {
+                drops.values()[DropReason.PORT_DOWN.ordinal()] += count;
+                mbufs.freeBurst(txBurst, count);
+                continue;
+            }
+            long bytes = 0;
+            for (int i = 0; i < count; i++) {
+                bytes += mbuf.wrap(txBurst[i]).dataLength();
+            }
+            int sent = tx.send(id, mbufs, txBurst, count);
+            ports[port * 2] += sent;
+            ports[port * 2 + 1] += sent == count ? bytes : bytes * sent / count;
+            c[TX_PACKETS] += sent;
+            c[TX_BYTES] += sent == count ? bytes : bytes * sent / count;
+            drops.values()[DropReason.TX_QUEUE_FULL.ordinal()] += count - sent;
+        }
+    }
+
+    /** After an unexpected exception: count it, drop what the burst still held, keep the worker alive. */
+    private void recoverBurst() {
+        counters.values()[EXCEPTIONS]++;
+        long[] dropped = drops.values();
+        for (int i = burstCursor; i < burstSize; i++) {
+            mbufs.free(burst[i]);
+            dropped[DropReason.WORKER_EXCEPTION.ordinal()]++;
+        }
+        for (int i = 0; i < stagedCount; i++) {
+            mbufs.free(staged[i]);
+            dropped[DropReason.WORKER_EXCEPTION.ordinal()]++;
+        }
+        stagedCount = 0;
+        burstCursor = burstSize;
+    }
+}
