@@ -2,7 +2,8 @@ package io.edp.bench;
 
 /**
  * What trafgen (netsniff-ng) sends: Ethernet/IPv4/UDP frames 10.0.0.1 → 10.0.1.1, UDP port 4000, with the
- * source port cycling over {@code flows} values, so {@code flows} distinct 5-tuples.
+ * source port cycling over {@code flows} values from 1000, so {@code flows} distinct 5-tuples. They are addressed
+ * to the engine's default router MAC, so an engine routes them.
  *
  * @param frameBytes the frame as on the wire including its 4-byte FCS (64 = trafgen sends 60 bytes); a VLAN
  *                   tag, when there is one, adds 4 bytes to it
@@ -28,7 +29,7 @@ public record TrafgenProfile(int flows, int frameBytes, int vlan) {
     public String config() {
         String sourcePort = flows == 1 ? Integer.toString(FIRST_SOURCE_PORT)
                 : "dinc(" + FIRST_SOURCE_PORT + ", " + (FIRST_SOURCE_PORT + flows - 1) + ")";
-        return "{\n  eth(da=02:00:00:00:00:02, sa=02:00:00:00:00:01),\n"
+        return "{\n  eth(da=02:ed:00:00:00:01, sa=02:00:00:00:00:01),\n"
                 + (vlan == 0 ? "" : "  vlan(id=" + vlan + "),\n")
                 + "  ipv4(sa=10.0.0.1, da=10.0.1.1, ttl=64),\n"
                 + "  udp(sp=" + sourcePort + ", dp=" + DESTINATION_PORT + "),\n"
