@@ -6,18 +6,14 @@ import io.edp.bench.HostCommand;
 import io.edp.engine.Engine;
 import io.edp.engine.EngineConfig;
 import io.edp.engine.Mode;
-import io.edp.engine.mbuf.Mbuf;
-import io.edp.engine.mbuf.MbufCache;
-import io.edp.engine.mbuf.MbufPool;
-import io.edp.engine.nic.pcap.PcapConfig;
-import io.edp.engine.nic.pcap.PcapDriver;
 import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.PortRange;
 import io.edp.engine.slowpath.Route;
 import io.edp.engine.slowpath.Verdict;
 import io.edp.engine.time.SystemClock;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -66,28 +62,16 @@ class EnginePcapReplayTest {
         assertThat(out).isEqualTo(expected);
     }
 
-    /** 16 UDP flows (source ports 1000..1015) of 1 to 16 frames each, interleaved, written with the pcap driver. */
-    private int writeInput(Path input) {
-        MbufPool pool = new MbufPool(1024, Mbuf.DESCRIPTOR_BYTES);
-        MbufCache cache = new MbufCache(pool);
-        Mbuf m = new Mbuf(pool);
-        int[] one = new int[1];
-        int frames = 0;
-        try (PcapDriver writer = PcapDriver.open(PcapConfig.of(null, input), 0)) {
-            for (int round = 0; round < 16; round++) {
-                for (int flow = round; flow < 16; flow++) {
-                    byte[] frame = TestFrames.udp(1000 + flow, 60 + 8 * flow);
-                    one[0] = cache.allocate();
-                    m.wrap(one[0]).copyFrom(MemorySegment.ofArray(frame), 0, frame.length);
-                    writer.txBurst(0, cache, one, 1);
-                    frames++;
-                }
+    /** 16 UDP flows (source ports 1000..1015), flow i with i + 1 frames, interleaved; returns the frame count. */
+    private static int writeInput(Path input) {
+        List<byte[]> frames = new ArrayList<>();
+        for (int round = 0; round < 16; round++) {
+            for (int flow = round; flow < 16; flow++) {
+                frames.add(TestFrames.udp(1000 + flow, 60 + 8 * flow));
             }
-        } finally {
-            cache.flush();
-            pool.close();
         }
-        return frames;
+        TestFrames.writeCapture(input, frames);
+        return frames.size();
     }
 
     /** Frames per "source port → destination" as tshark reads the file. */

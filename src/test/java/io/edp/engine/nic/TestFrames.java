@@ -1,6 +1,14 @@
 package io.edp.engine.nic;
 
+import io.edp.engine.mbuf.Mbuf;
+import io.edp.engine.mbuf.MbufCache;
+import io.edp.engine.mbuf.MbufPool;
+import io.edp.engine.nic.pcap.PcapConfig;
+import io.edp.engine.nic.pcap.PcapDriver;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
 
 /** Frames for driver tests, built byte by byte. */
 public final class TestFrames {
@@ -19,5 +27,20 @@ public final class TestFrames {
                 .putShort((short) 0).put(new byte[] {10, 0, 0, 1, 10, 0, 1, 1});
         frame.putShort((short) sourcePort).putShort((short) 4000).putShort((short) (length - 34)).putShort((short) 0);
         return frame.array();
+    }
+
+    /** Writes {@code frames} to a classic pcap file with the pcap driver. */
+    public static void writeCapture(Path file, List<byte[]> frames) {
+        try (MbufPool pool = new MbufPool(1024, Mbuf.DESCRIPTOR_BYTES);
+                PcapDriver writer = PcapDriver.open(PcapConfig.of(null, file), 0)) {
+            MbufCache cache = new MbufCache(pool);
+            Mbuf m = new Mbuf(pool);
+            int[] one = new int[1];
+            for (byte[] frame : frames) {
+                one[0] = cache.allocate();
+                m.wrap(one[0]).copyFrom(MemorySegment.ofArray(frame), 0, frame.length);
+                writer.txBurst(0, cache, one, 1);
+            }
+        }
     }
 }

@@ -1,17 +1,10 @@
 package io.edp.engine.nic.afpacket;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.edp.bench.HostCommand;
 import io.edp.bench.VethLab;
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -65,7 +58,7 @@ class AfPacketErrorsTest {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         // capabilities are per thread in Linux: drop CAP_NET_RAW on a throwaway thread only
         Thread thread = Thread.ofPlatform().start(() -> {
-            dropNetRawOnThisThread();
+            ThreadCapabilities.dropNetRaw();
             try {
                 AfPacketDriver.open(AfPacketConfig.of("lo", 1), 0).close();
             } catch (Throwable t) {
@@ -78,28 +71,5 @@ class AfPacketErrorsTest {
                 .isInstanceOf(AfPacketException.class)
                 .hasMessageStartingWith("af_packet lo: socket(AF_PACKET, SOCK_RAW) failed: EPERM")
                 .hasMessageContaining("needs CAP_NET_RAW");
-    }
-
-    /** capget/capset on the calling thread: clear CAP_NET_RAW (bit 13) from the effective set. */
-    private static void dropNetRawOnThisThread() {
-        Linker linker = Linker.nativeLinker();
-        FunctionDescriptor signature = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS);
-        MethodHandle capget = linker.downcallHandle(linker.defaultLookup().find("capget").orElseThrow(), signature);
-        MethodHandle capset = linker.downcallHandle(linker.defaultLookup().find("capset").orElseThrow(), signature);
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment header = arena.allocate(8);
-            header.set(JAVA_INT, 0, 0x20080522); // _LINUX_CAPABILITY_VERSION_3
-            header.set(JAVA_INT, 4, 0); // this thread
-            MemorySegment data = arena.allocate(24); // two {effective, permitted, inheritable}
-            if ((int) capget.invokeExact(header, data) != 0) {
-                throw new IllegalStateException("capget failed");
-            }
-            data.set(JAVA_INT, 0, data.get(JAVA_INT, 0) & ~(1 << 13));
-            if ((int) capset.invokeExact(header, data) != 0) {
-                throw new IllegalStateException("capset failed");
-            }
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
     }
 }
