@@ -1,5 +1,6 @@
 package io.edp;
 
+import io.edp.bench.AfPacketBench;
 import io.edp.cli.EngineCommand;
 import java.util.Arrays;
 import org.springframework.boot.SpringApplication;
@@ -12,6 +13,9 @@ public class EdpApplication {
         // plain-Java commands run without starting Spring
         if (args.length > 0 && args[0].equals("engine")) {
             System.exit(EngineCommand.run(Arrays.copyOfRange(args, 1, args.length)));
+        }
+        if (args.length > 1 && args[0].equals("bench") && args[1].equals("afpacket")) {
+            System.exit(AfPacketBench.run(Arrays.copyOfRange(args, 2, args.length)));
         }
         SpringApplication.run(EdpApplication.class, args);
     }

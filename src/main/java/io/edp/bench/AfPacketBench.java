@@ -1,6 +1,8 @@
 package io.edp.bench;
 
 import com.sun.management.OperatingSystemMXBean;
+import io.edp.engine.Mode;
+import io.edp.engine.nic.NicSetupException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -52,18 +54,40 @@ public final class AfPacketBench {
         this.warmupNanos = TimeUnit.SECONDS.toNanos(1);
     }
 
-    /** {@code bench afpacket [--seconds N] [--drivers-only]}: prints a table, writes the JSON file. */
-    public static void main(String[] args) {
+    /**
+     * {@code bench afpacket [--seconds N] [--mode EDP_STANDARD|EDP_DEDICATED|LEGACY] [--drivers-only]}: prints a
+     * table and writes the JSON file; returns the exit status.
+     */
+    public static int run(String[] args) {
         long seconds = 5;
-        ForwarderFactory forwarders = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--seconds" -> seconds = Long.parseLong(args[++i]);
-                case "--drivers-only" -> forwarders = DriverLoopForwarder::new;
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+        Mode mode = Mode.EDP_STANDARD;
+        boolean driversOnly = false;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--seconds" -> seconds = Long.parseLong(args[++i]);
+                    case "--mode" -> mode = Mode.parse(args[++i]);
+                    case "--drivers-only" -> driversOnly = true;
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
             }
+        } catch (RuntimeException e) {
+            System.err.println("bench afpacket: " + e.getMessage()
+                    + " (usage: bench afpacket [--seconds N] [--mode MODE] [--drivers-only])");
+            return 2;
         }
-        new AfPacketBench(forwarders, seconds).run();
+        Mode engineMode = mode;
+        ForwarderFactory forwarders = driversOnly ? DriverLoopForwarder::new
+                : (ingress, egress) -> new EngineForwarder(ingress, egress, engineMode);
+        System.out.println("bench afpacket: " + (driversOnly ? "AF_PACKET drivers alone" : "engine in " + mode)
+                + ", " + seconds + " s per case");
+        try {
+            new AfPacketBench(forwarders, seconds).run();
+            return 0;
+        } catch (NicSetupException | IllegalStateException e) {
+            System.err.println("bench afpacket: " + e.getMessage());
+            return 1;
+        }
     }
 
     public List<Result> run() {

@@ -4,13 +4,10 @@ import io.edp.engine.Engine;
 import io.edp.engine.EngineStats;
 import io.edp.engine.nic.NicDrivers;
 import io.edp.engine.nic.NicSetupException;
-import io.edp.engine.packet.DropReason;
 import io.edp.engine.time.SystemClock;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -92,24 +89,9 @@ public final class EngineCommand {
                 stopping = true;
             }
             EngineStats now = engine.stats();
-            out.println((stopping ? "stopped: " : "") + line(previous, now));
+            out.println((stopping ? "stopped: " : "") + StatsLine.between(previous, now));
             previous = now;
         }
-    }
-
-    static String line(EngineStats previous, EngineStats now) {
-        double seconds = Math.max(1e-9, (now.takenAtNanos() - previous.takenAtNanos()) / 1e9);
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
-                "gen=%d rx=%d (%.3f Mpps) tx=%d (%.3f Mpps) dropped=%d flow-cache hit=%.1f%% entries=%d",
-                now.generation(), now.rxPackets(), (now.rxPackets() - previous.rxPackets()) / seconds / 1e6,
-                now.txPackets(), (now.txPackets() - previous.txPackets()) / seconds / 1e6, now.dropped(),
-                100 * now.flowCache().hitRate(), now.flowCache().entries()));
-        for (Map.Entry<DropReason, Long> drop : now.drops().entrySet()) {
-            if (drop.getValue() > 0) {
-                line.append(' ').append(drop.getKey().name().toLowerCase(Locale.ROOT)).append('=').append(drop.getValue());
-            }
-        }
-        return line.toString();
     }
 
     /** The shutdown hook: ask the reporting loop to stop and wait for the engine to close. */

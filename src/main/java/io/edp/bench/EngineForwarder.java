@@ -1,0 +1,46 @@
+package io.edp.bench;
+
+import io.edp.cli.StatsLine;
+import io.edp.engine.Engine;
+import io.edp.engine.EngineConfig;
+import io.edp.engine.Mode;
+import io.edp.engine.nic.NicDrivers;
+import io.edp.engine.nic.PortConfig;
+import io.edp.engine.slowpath.FirewallRule;
+import io.edp.engine.slowpath.Route;
+import io.edp.engine.slowpath.Verdict;
+import io.edp.engine.time.SystemClock;
+import java.util.Map;
+
+/**
+ * The engine with one worker between two AF_PACKET ports: frames to its router MAC for 10.0.1.0/24 are routed
+ * out of the egress port, through a firewall whose rules the benchmark traffic has to be checked against (a
+ * DROP rule for another subnet, then an ALLOW rule for the benchmark's).
+ */
+final class EngineForwarder implements AfPacketBench.Forwarder {
+
+    private final Engine engine;
+
+    EngineForwarder(String ingress, String egress, Mode mode) {
+        EngineConfig config = EngineConfig.builder()
+                .mode(mode)
+                .workers(0, 1)
+                .port(new PortConfig(1, "ingress", 0, 1, 1, "af_packet", Map.of("interface", ingress)))
+                .port(new PortConfig(2, "egress", 0, 1, 1, "af_packet", Map.of("interface", egress)))
+                .route(new Route("10.0.1.0/24", "02:00:00:00:00:99", 2, 0))
+                .rule(FirewallRule.of(1, "192.0.2.0/24", "any", 0, Verdict.DROP))
+                .rule(FirewallRule.of(2, "10.0.0.0/24", "10.0.1.0/24", 17, Verdict.ALLOW))
+                .build();
+        engine = Engine.start(config, NicDrivers.standard(), SystemClock.INSTANCE);
+    }
+
+    /** Closes the engine; prints the reasons it dropped frames for, if any, so a loss figure can be explained. */
+    @Override
+    public void close() {
+        String drops = StatsLine.drops(engine.stats());
+        engine.close();
+        if (!drops.isEmpty()) {
+            System.out.println("       engine drops:" + drops);
+        }
+    }
+}
