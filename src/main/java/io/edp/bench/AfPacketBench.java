@@ -93,38 +93,34 @@ public final class AfPacketBench {
     public List<Result> run() {
         List<Result> results = new ArrayList<>();
         try (VethLab lab = new VethLab()) {
-            String generator = lab.namespace("gen");
-            String sink = lab.namespace("sink");
-            String ingress = lab.veth("in", generator, "gen0");
-            String egress = lab.veth("out", sink, "sink0");
+            VethLab.ForwardingPath path = lab.forwardingPath();
             System.out.printf("%-6s %-7s %-8s %12s %14s %8s %10s%n", "frame", "flows", "offered", "offered Mpps",
                     "forwarded Mpps", "loss %", "engine CPU");
             for (int frameBytes : new int[] {64, 1518}) {
                 for (int flows : new int[] {1, 10_000}) {
-                    results.add(measure(lab, generator, sink, ingress, egress, new TrafgenProfile(flows, frameBytes, 0), null));
+                    results.add(measure(lab, path, new TrafgenProfile(flows, frameBytes, 0), null));
                 }
             }
             for (int flows : new int[] {1, 10_000}) {
-                results.add(measure(lab, generator, sink, ingress, egress, new TrafgenProfile(flows, 64, 0), OVS_RATE));
+                results.add(measure(lab, path, new TrafgenProfile(flows, 64, 0), OVS_RATE));
             }
         }
         write(results);
         return results;
     }
 
-    private Result measure(VethLab lab, String generator, String sink, String ingress, String egress,
-            TrafgenProfile profile, String rate) {
+    private Result measure(VethLab lab, VethLab.ForwardingPath path, TrafgenProfile profile, String rate) {
         OperatingSystemMXBean os = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
-        try (Forwarder ignored = forwarders.open(ingress, egress)) {
-            try (VethLab.RunningTrafgen ignoredGenerator = lab.trafgenUntilStopped(generator, "gen0", profile, rate)) {
+        try (Forwarder ignored = forwarders.open(path.ingress(), path.egress())) {
+            try (VethLab.RunningTrafgen ignoredGenerator = lab.trafgenUntilStopped(path.generator(), VethLab.GENERATOR_DEVICE, profile, rate)) {
                 pause(warmupNanos);
-                long offered0 = lab.counter(generator, "gen0", "tx_packets");
-                long forwarded0 = lab.counter(sink, "sink0", "rx_packets");
+                long offered0 = lab.counter(path.generator(), VethLab.GENERATOR_DEVICE, "tx_packets");
+                long forwarded0 = lab.counter(path.sink(), VethLab.SINK_DEVICE, "rx_packets");
                 long cpu0 = os.getProcessCpuTime();
                 long start = System.nanoTime();
                 pause(measureNanos);
-                long offered = lab.counter(generator, "gen0", "tx_packets") - offered0;
-                long forwarded = lab.counter(sink, "sink0", "rx_packets") - forwarded0;
+                long offered = lab.counter(path.generator(), VethLab.GENERATOR_DEVICE, "tx_packets") - offered0;
+                long forwarded = lab.counter(path.sink(), VethLab.SINK_DEVICE, "rx_packets") - forwarded0;
                 long cpu = os.getProcessCpuTime() - cpu0;
                 long elapsed = System.nanoTime() - start;
                 Result result = new Result(profile.frameBytes(), profile.flows(), rate == null ? "max" : rate,

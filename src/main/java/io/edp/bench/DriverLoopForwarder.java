@@ -20,8 +20,8 @@ final class DriverLoopForwarder implements AfPacketBench.Forwarder {
     private volatile boolean running = true;
 
     DriverLoopForwarder(String ingressName, String egressName) {
-        ingress = AfPacketDriver.open(AfPacketConfig.of(ingressName, 1), 0);
-        egress = AfPacketDriver.open(AfPacketConfig.of(egressName, 1), 1);
+        ingress = AfPacketDriver.open(AfPacketConfig.of(ingressName, 1), 0, pool);
+        egress = AfPacketDriver.open(AfPacketConfig.of(egressName, 1), 1, pool);
         thread = Thread.ofPlatform().name("driver-loop").start(this::forward);
     }
 

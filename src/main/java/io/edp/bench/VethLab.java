@@ -52,6 +52,23 @@ public final class VethLab implements AutoCloseable {
         return root;
     }
 
+    /**
+     * The path a forwarder is measured on: generator namespace ({@value #GENERATOR_DEVICE}) → veth →
+     * {@code ingress} | the forwarder in the root namespace | {@code egress} → veth → sink namespace
+     * ({@value #SINK_DEVICE}).
+     */
+    public record ForwardingPath(String generator, String ingress, String egress, String sink) {
+    }
+
+    public static final String GENERATOR_DEVICE = "gen0";
+    public static final String SINK_DEVICE = "sink0";
+
+    public ForwardingPath forwardingPath() {
+        String generator = namespace("gen");
+        String sink = namespace("sink");
+        return new ForwardingPath(generator, veth("in", generator, GENERATOR_DEVICE), veth("out", sink, SINK_DEVICE), sink);
+    }
+
     /** An interface statistic ({@code rx_packets}, {@code tx_packets}, ...); namespace null for the root one. */
     public long counter(String namespace, String device, String statistic) {
         String path = "/sys/class/net/" + device + "/statistics/" + statistic;

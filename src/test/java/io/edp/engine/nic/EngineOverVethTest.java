@@ -33,18 +33,12 @@ class EngineOverVethTest {
     private static final long DEADLINE_NANOS = 15_000_000_000L;
 
     private static VethLab lab;
-    private static String generator;
-    private static String sink;
-    private static String in;
-    private static String out;
+    private static VethLab.ForwardingPath path;
 
     @BeforeAll
     static void buildTopology() {
         lab = new VethLab();
-        generator = lab.namespace("gen");
-        sink = lab.namespace("sink");
-        in = lab.veth("ein", generator, "gen0");
-        out = lab.veth("eout", sink, "sink0");
+        path = lab.forwardingPath();
     }
 
     @AfterAll
@@ -60,29 +54,29 @@ class EngineOverVethTest {
         long blocked = FRAMES_PER_FLOW;
         EngineConfig config = EngineConfig.builder()
                 .mode(Mode.EDP_STANDARD)
-                .port(new PortConfig(1, "uplink-in", 0, 2, 1, "af_packet", Map.of("interface", in)))
-                .port(new PortConfig(2, "uplink-out", 0, 1, 1, "af_packet", Map.of("interface", out)))
+                .port(new PortConfig(1, "uplink-in", 0, 2, 1, "af_packet", Map.of("interface", path.ingress())))
+                .port(new PortConfig(2, "uplink-out", 0, 1, 1, "af_packet", Map.of("interface", path.egress())))
                 .route(new Route("10.0.1.0/24", "02:00:00:00:00:99", 2, 0))
                 .rule(new FirewallRule(1, "10.0.0.1/32", "10.0.1.1/32", 17, PortRange.of(BLOCKED_SOURCE_PORT),
                         PortRange.ANY, Set.of(), Verdict.DROP))
                 .build();
-        long generated0 = lab.counter(generator, "gen0", "tx_packets");
-        long in0 = lab.counter(null, in, "rx_packets");
-        long out0 = lab.counter(null, out, "tx_packets");
-        long sink0 = lab.counter(sink, "sink0", "rx_packets");
+        long generated0 = lab.counter(path.generator(), VethLab.GENERATOR_DEVICE, "tx_packets");
+        long in0 = lab.counter(null, path.ingress(), "rx_packets");
+        long out0 = lab.counter(null, path.egress(), "tx_packets");
+        long sink0 = lab.counter(path.sink(), VethLab.SINK_DEVICE, "rx_packets");
 
         try (Engine engine = Engine.start(config, NicDrivers.standard(), SystemClock.INSTANCE)) {
-            lab.trafgen(generator, "gen0", new TrafgenProfile(FLOWS, 64, 0), frames);
+            lab.trafgen(path.generator(), VethLab.GENERATOR_DEVICE, new TrafgenProfile(FLOWS, 64, 0), frames);
             EngineStats stats = awaitReceived(engine, frames);
-            awaitCounter(sink, "sink0", sink0 + frames - blocked);
+            awaitCounter(path.sink(), VethLab.SINK_DEVICE, sink0 + frames - blocked);
 
-            assertThat(lab.counter(generator, "gen0", "tx_packets") - generated0).isEqualTo(frames);
-            assertThat(lab.counter(null, in, "rx_packets") - in0).isEqualTo(frames);
+            assertThat(lab.counter(path.generator(), VethLab.GENERATOR_DEVICE, "tx_packets") - generated0).isEqualTo(frames);
+            assertThat(lab.counter(null, path.ingress(), "rx_packets") - in0).isEqualTo(frames);
             assertThat(stats.rxPackets()).isEqualTo(frames);
             assertThat(stats.drops().get(DropReason.FIREWALL_DROP)).isEqualTo(blocked);
             assertThat(engine.stats().txPackets()).isEqualTo(frames - blocked);
-            assertThat(lab.counter(null, out, "tx_packets") - out0).isEqualTo(frames - blocked);
-            assertThat(lab.counter(sink, "sink0", "rx_packets") - sink0).isEqualTo(frames - blocked);
+            assertThat(lab.counter(null, path.egress(), "tx_packets") - out0).isEqualTo(frames - blocked);
+            assertThat(lab.counter(path.sink(), VethLab.SINK_DEVICE, "rx_packets") - sink0).isEqualTo(frames - blocked);
         }
     }
 

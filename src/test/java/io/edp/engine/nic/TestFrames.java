@@ -32,7 +32,7 @@ public final class TestFrames {
     /** Writes {@code frames} to a classic pcap file with the pcap driver. */
     public static void writeCapture(Path file, List<byte[]> frames) {
         try (MbufPool pool = new MbufPool(1024, Mbuf.DESCRIPTOR_BYTES);
-                PcapDriver writer = PcapDriver.open(PcapConfig.of(null, file), 0)) {
+                PcapDriver writer = PcapDriver.open(PcapConfig.of(null, file), 0, pool)) {
             MbufCache cache = new MbufCache(pool);
             Mbuf m = new Mbuf(pool);
             int[] one = new int[1];

@@ -27,6 +27,7 @@ import static io.edp.engine.nic.afpacket.PacketLayouts.TP_FT_REQ_FILL_RXHASH;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import io.edp.engine.mbuf.MbufCache;
+import io.edp.engine.mbuf.MbufPool;
 import io.edp.engine.nic.NicDriver;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -50,6 +51,7 @@ public final class AfPacketDriver implements NicDriver {
     private static final int RX_BLOCK_TIMEOUT_MILLIS = 1;
 
     private final AfPacketConfig config;
+    private final MbufPool pool;
     private final Arena arena = Arena.ofShared();
     private final PacketSocket[] rxSockets;
     private final PacketSocket[] txSockets;
@@ -57,8 +59,9 @@ public final class AfPacketDriver implements NicDriver {
     private final TxRing[] txRings;
     private long rxRingDrops;
 
-    private AfPacketDriver(AfPacketConfig config) {
+    private AfPacketDriver(AfPacketConfig config, MbufPool pool) {
         this.config = config;
+        this.pool = pool;
         this.rxSockets = new PacketSocket[config.rxQueues()];
         this.txSockets = new PacketSocket[config.txQueues()];
         this.rxRings = new RxRing[config.rxQueues()];
@@ -66,12 +69,13 @@ public final class AfPacketDriver implements NicDriver {
     }
 
     /**
-     * Opens the interface's queues; frames received are stamped with {@code port}.
+     * Opens the interface's queues; frames received go into buffers of {@code pool} (the pool of every cache
+     * passed to the bursts) and are stamped with {@code port}.
      *
      * @throws AfPacketException naming the interface, the step and errno (ENODEV, EPERM, interface down, ...)
      */
-    public static AfPacketDriver open(AfPacketConfig config, int port) {
-        AfPacketDriver driver = new AfPacketDriver(config);
+    public static AfPacketDriver open(AfPacketConfig config, int port, MbufPool pool) {
+        AfPacketDriver driver = new AfPacketDriver(config, pool);
         try {
             driver.openQueues(port);
             return driver;
@@ -126,7 +130,7 @@ public final class AfPacketDriver implements NicDriver {
         REQ_FEATURE_REQ_WORD.set(request, 0L, TP_FT_REQ_FILL_RXHASH);
         socket.setOption(PACKET_RX_RING, request, "PACKET_RX_RING");
         MemorySegment ring = socket.map((long) config.rxBlockBytes() * config.rxBlockCount(), arena);
-        return new RxRing(ring, config.rxBlockBytes(), config.rxBlockCount(), port, queue);
+        return new RxRing(ring, config.rxBlockBytes(), config.rxBlockCount(), port, queue, pool);
     }
 
     private TxRing mapTxRing(PacketSocket socket, Arena setup) {
@@ -143,7 +147,7 @@ public final class AfPacketDriver implements NicDriver {
         REQ_FRAME_NR.set(request, 0L, frames);
         socket.setOption(PACKET_TX_RING, request, "PACKET_TX_RING");
         MemorySegment ring = socket.map((long) frames * TX_FRAME_BYTES, arena);
-        return new TxRing(ring, TX_FRAME_BYTES, frames, socket);
+        return new TxRing(ring, TX_FRAME_BYTES, frames, socket, pool);
     }
 
     /** The first socket creates a group with a kernel-chosen unused id; the others join it by that id. */

@@ -23,6 +23,6 @@ public final class AfPacketDriverFactory implements NicDriverFactory {
                 options.positiveInt("rxBlockCount", AfPacketConfig.DEFAULT_RX_BLOCK_COUNT),
                 options.positiveInt("txFrameCount", AfPacketConfig.DEFAULT_TX_FRAME_COUNT),
                 options.bool("promiscuous", true), options.bool("qdiscBypass", false));
-        return AfPacketDriver.open(config, port.id());
+        return AfPacketDriver.open(config, port.id(), pool);
     }
 }

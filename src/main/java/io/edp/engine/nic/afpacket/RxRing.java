@@ -51,22 +51,22 @@ final class RxRing {
     private int framesLeft;
     private long frameAt;
 
-    private Mbuf mbuf;
+    private final Mbuf mbuf;
 
     private long packets;
-    private long bytes;
     private long oversized;
 
-    RxRing(MemorySegment ring, int blockBytes, int blockCount, int port, int queue) {
+    RxRing(MemorySegment ring, int blockBytes, int blockCount, int port, int queue, MbufPool pool) {
         this.ring = ring;
         this.blockBytes = blockBytes;
         this.blockCount = blockCount;
         this.port = port;
         this.queue = queue;
+        this.mbuf = new Mbuf(pool);
     }
 
     int receive(MbufCache cache, int[] mbufs, int max) {
-        Mbuf m = flyweight(cache.pool());
+        Mbuf m = mbuf;
         int n = 0;
         while (n < max) {
             if (framesLeft == 0 && !takeNextBlock()) {
@@ -90,7 +90,6 @@ final class RxRing {
                                 + (int) V3_NSEC.get(ring, hdr));
                 mbufs[n++] = index;
                 packets++;
-                bytes += length;
             } else if (!outgoing) {
                 oversized++;
             }
@@ -141,19 +140,8 @@ final class RxRing {
         block = block + 1 == blockCount ? 0 : block + 1;
     }
 
-    private Mbuf flyweight(MbufPool pool) {
-        if (mbuf == null || mbuf.pool() != pool) {
-            mbuf = new Mbuf(pool); // once per pool, not per packet
-        }
-        return mbuf;
-    }
-
     long packets() {
         return packets;
-    }
-
-    long bytes() {
-        return bytes;
     }
 
     /** Frames dropped because they do not fit a data room (GRO/jumbo): turn GRO off on the interface. */

@@ -25,24 +25,24 @@ final class TxRing {
     private final MemorySegment callState;
 
     private int head;
-    private Mbuf mbuf;
+    private final Mbuf mbuf;
 
     private long packets;
-    private long bytes;
     private long dropped;
     private long kickFailures;
     private int lastKickErrno;
 
-    TxRing(MemorySegment ring, int frameBytes, int frameCount, PacketSocket socket) {
+    TxRing(MemorySegment ring, int frameBytes, int frameCount, PacketSocket socket, MbufPool pool) {
         this.ring = ring;
         this.frameBytes = frameBytes;
         this.frameCount = frameCount;
         this.socket = socket.fd();
         this.callState = socket.callState();
+        this.mbuf = new Mbuf(pool);
     }
 
     int transmit(MbufCache cache, int[] mbufs, int count) {
-        Mbuf m = flyweight(cache.pool());
+        Mbuf m = mbuf;
         long maxFrame = frameBytes - TPACKET2_TX_DATA_OFFSET;
         int sent = 0;
         for (int i = 0; i < count; i++) {
@@ -62,7 +62,6 @@ final class TxRing {
             V2_STATUS.setRelease(ring, frame, TP_STATUS_SEND_REQUEST);
             head = head + 1 == frameCount ? 0 : head + 1;
             sent++;
-            bytes += length;
         }
         cache.freeBurst(mbufs, count);
         if (sent > 0) {
@@ -75,19 +74,8 @@ final class TxRing {
         return sent;
     }
 
-    private Mbuf flyweight(MbufPool pool) {
-        if (mbuf == null || mbuf.pool() != pool) {
-            mbuf = new Mbuf(pool); // once per pool, not per packet
-        }
-        return mbuf;
-    }
-
     long packets() {
         return packets;
-    }
-
-    long bytes() {
-        return bytes;
     }
 
     /** Frames dropped because the kernel still owned the next ring frame, or because they were too long. */

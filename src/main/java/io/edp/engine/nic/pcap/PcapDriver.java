@@ -21,16 +21,18 @@ public final class PcapDriver implements NicDriver {
     private final PcapReader reader;
     private final PcapWriter writer;
 
-    private Mbuf rxMbuf;
-    private Mbuf txMbuf;
+    private final Mbuf rxMbuf;
+    private final Mbuf txMbuf;
     private long replayStartClock = -1;
     private long replayStartCapture;
     private long rxPackets;
     private long rxOversized;
     private long txPackets;
 
-    private PcapDriver(PcapConfig config, int port, LongSupplier nanoClock) {
+    private PcapDriver(PcapConfig config, int port, MbufPool pool, LongSupplier nanoClock) {
         this.config = config;
+        this.rxMbuf = new Mbuf(pool);
+        this.txMbuf = new Mbuf(pool);
         this.port = port;
         this.nanoClock = nanoClock;
         this.epochMinusClockNanos = System.currentTimeMillis() * 1_000_000L - nanoClock.getAsLong();
@@ -46,17 +48,18 @@ public final class PcapDriver implements NicDriver {
     }
 
     /**
-     * Opens the files; frames read are stamped with {@code port}.
+     * Opens the files; frames read go into buffers of {@code pool} (the pool of every cache passed to the
+     * bursts) and are stamped with {@code port}.
      *
      * @throws io.edp.engine.nic.NicSetupException naming the file when it cannot be read, written or parsed
      */
-    public static PcapDriver open(PcapConfig config, int port) {
-        return new PcapDriver(config, port, System::nanoTime);
+    public static PcapDriver open(PcapConfig config, int port, MbufPool pool) {
+        return new PcapDriver(config, port, pool, System::nanoTime);
     }
 
-    /** As {@link #open(PcapConfig, int)} with the clock that paces original-timing replay and stamps output. */
-    public static PcapDriver open(PcapConfig config, int port, LongSupplier nanoClock) {
-        return new PcapDriver(config, port, nanoClock);
+    /** As {@link #open(PcapConfig, int, MbufPool)} with the clock that paces original-timing replay and stamps output. */
+    public static PcapDriver open(PcapConfig config, int port, MbufPool pool, LongSupplier nanoClock) {
+        return new PcapDriver(config, port, pool, nanoClock);
     }
 
     @Override
@@ -80,7 +83,7 @@ public final class PcapDriver implements NicDriver {
         if (reader == null) {
             return 0;
         }
-        Mbuf m = rxMbuf = flyweight(rxMbuf, cache.pool());
+        Mbuf m = rxMbuf;
         boolean paced = config.replay() == PcapConfig.Replay.ORIGINAL_TIMING;
         long elapsed = paced ? elapsedSinceReplayStart() : 0;
         int n = 0;
@@ -120,7 +123,7 @@ public final class PcapDriver implements NicDriver {
     @Override
     public int txBurst(int txQueue, MbufCache cache, int[] mbufs, int count) {
         if (writer != null) {
-            Mbuf m = txMbuf = flyweight(txMbuf, cache.pool());
+            Mbuf m = txMbuf;
             long now = epochMinusClockNanos + nanoClock.getAsLong();
             for (int i = 0; i < count; i++) {
                 m.wrap(mbufs[i]);
@@ -130,10 +133,6 @@ public final class PcapDriver implements NicDriver {
         cache.freeBurst(mbufs, count);
         txPackets += count;
         return count;
-    }
-
-    private static Mbuf flyweight(Mbuf current, MbufPool pool) {
-        return current != null && current.pool() == pool ? current : new Mbuf(pool); // once per pool
     }
 
     /** True once every frame of the RX file has been delivered (always true without one). */

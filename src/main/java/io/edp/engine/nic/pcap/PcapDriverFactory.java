@@ -33,6 +33,6 @@ public final class PcapDriverFactory implements NicDriverFactory {
             throw new IllegalArgumentException(options.field("replay") + " must be full_speed or original_timing: " + replay, e);
         }
         return PcapDriver.open(new PcapConfig(rxFile == null ? null : Path.of(rxFile), txFile == null ? null : Path.of(txFile),
-                mode, options.bool("nanosecondOutput", false)), port.id());
+                mode, options.bool("nanosecondOutput", false)), port.id(), pool);
     }
 }

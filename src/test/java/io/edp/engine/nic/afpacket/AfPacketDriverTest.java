@@ -27,10 +27,7 @@ class AfPacketDriverTest {
     private static final long DEADLINE_NANOS = 10_000_000_000L;
 
     private static VethLab lab;
-    private static String generator;
-    private static String sink;
-    private static String in;
-    private static String out;
+    private static VethLab.ForwardingPath path;
 
     private final MbufPool pool = new MbufPool(4096, Mbuf.DESCRIPTOR_BYTES);
     private final MbufCache cache = new MbufCache(pool);
@@ -39,10 +36,7 @@ class AfPacketDriverTest {
     @BeforeAll
     static void buildTopology() {
         lab = new VethLab();
-        generator = lab.namespace("gen");
-        sink = lab.namespace("sink");
-        in = lab.veth("in", generator, "gen0");
-        out = lab.veth("out", sink, "sink0");
+        path = lab.forwardingPath();
     }
 
     @AfterAll
@@ -55,11 +49,11 @@ class AfPacketDriverTest {
     @Test
     void forwardsEveryFrameAcrossTwoFanoutQueuesAndTheInterfaceCountersAgree() {
         long frames = 3000;
-        long sinkBefore = lab.counter(sink, "sink0", "rx_packets");
-        long inBefore = lab.counter(null, in, "rx_packets");
-        try (AfPacketDriver rx = AfPacketDriver.open(AfPacketConfig.of(in, 2), 1);
-                AfPacketDriver tx = AfPacketDriver.open(AfPacketConfig.of(out, 1), 2)) {
-            lab.trafgen(generator, "gen0", new TrafgenProfile(FLOWS, 64, 0), frames);
+        long sinkBefore = lab.counter(path.sink(), VethLab.SINK_DEVICE, "rx_packets");
+        long inBefore = lab.counter(null, path.ingress(), "rx_packets");
+        try (AfPacketDriver rx = AfPacketDriver.open(AfPacketConfig.of(path.ingress(), 2), 1, pool);
+                AfPacketDriver tx = AfPacketDriver.open(AfPacketConfig.of(path.egress(), 1), 2, pool)) {
+            lab.trafgen(path.generator(), VethLab.GENERATOR_DEVICE, new TrafgenProfile(FLOWS, 64, 0), frames);
 
             long[] perQueue = new long[2];
             long deadline = System.nanoTime() + DEADLINE_NANOS;
@@ -70,14 +64,14 @@ class AfPacketDriverTest {
                     tx.txBurst(0, cache, burst, n);
                 }
             }
-            awaitCounter(sink, "sink0", "rx_packets", sinkBefore + frames);
+            awaitCounter(path.sink(), VethLab.SINK_DEVICE, "rx_packets", sinkBefore + frames);
 
             assertThat(perQueue[0] + perQueue[1]).isEqualTo(frames);
             assertThat(perQueue[0]).as("fanout hash spreads %d flows over both queues", FLOWS).isPositive();
             assertThat(perQueue[1]).isPositive();
-            assertThat(lab.counter(null, in, "rx_packets") - inBefore).isEqualTo(frames);
+            assertThat(lab.counter(null, path.ingress(), "rx_packets") - inBefore).isEqualTo(frames);
             assertThat(tx.txPackets(0)).isEqualTo(frames);
-            assertThat(lab.counter(sink, "sink0", "rx_packets") - sinkBefore).isEqualTo(frames);
+            assertThat(lab.counter(path.sink(), VethLab.SINK_DEVICE, "rx_packets") - sinkBefore).isEqualTo(frames);
             assertThat(rx.rxRingDrops()).isZero();
             cache.flush();
             assertThat(pool.available()).as("every buffer came back").isEqualTo(pool.capacity());
@@ -86,8 +80,8 @@ class AfPacketDriverTest {
 
     @Test
     void vlanTagTheKernelStripsIsPutBackIntoTheFrame() {
-        try (AfPacketDriver rx = AfPacketDriver.open(AfPacketConfig.of(in, 1), 1)) {
-            lab.trafgen(generator, "gen0", new TrafgenProfile(1, 64, 100), 1);
+        try (AfPacketDriver rx = AfPacketDriver.open(AfPacketConfig.of(path.ingress(), 1), 1, pool)) {
+            lab.trafgen(path.generator(), VethLab.GENERATOR_DEVICE, new TrafgenProfile(1, 64, 100), 1);
 
             int n = awaitFrames(rx, 0);
 
@@ -105,8 +99,8 @@ class AfPacketDriverTest {
     @Test
     void framesItTransmitsDoNotComeBackOnItsOwnReceiveQueue() {
         long frames = 500;
-        long sinkBefore = lab.counter(sink, "sink0", "rx_packets");
-        try (AfPacketDriver port = AfPacketDriver.open(AfPacketConfig.of(out, 1), 2)) {
+        long sinkBefore = lab.counter(path.sink(), VethLab.SINK_DEVICE, "rx_packets");
+        try (AfPacketDriver port = AfPacketDriver.open(AfPacketConfig.of(path.egress(), 1), 2, pool)) {
             Mbuf m = new Mbuf(pool);
             MemorySegment udp = MemorySegment.ofArray(TestFrames.udp(1000, 60));
             for (long sent = 0; sent < frames; ) {
@@ -117,7 +111,7 @@ class AfPacketDriverTest {
                 }
                 sent += port.txBurst(0, cache, burst, count);
             }
-            awaitCounter(sink, "sink0", "rx_packets", sinkBefore + frames);
+            awaitCounter(path.sink(), VethLab.SINK_DEVICE, "rx_packets", sinkBefore + frames);
 
             long received = 0;
             long until = System.nanoTime() + 100_000_000L; // many RX block timeouts (1 ms) after the frames left
@@ -128,7 +122,7 @@ class AfPacketDriverTest {
             }
 
             assertThat(port.txPackets(0)).isEqualTo(frames);
-            assertThat(lab.counter(sink, "sink0", "rx_packets") - sinkBefore).isEqualTo(frames);
+            assertThat(lab.counter(path.sink(), VethLab.SINK_DEVICE, "rx_packets") - sinkBefore).isEqualTo(frames);
             assertThat(received).isZero();
         }
     }

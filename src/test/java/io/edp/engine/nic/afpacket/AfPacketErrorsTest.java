@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.edp.bench.HostCommand;
 import io.edp.bench.VethLab;
+import io.edp.engine.mbuf.Mbuf;
+import io.edp.engine.mbuf.MbufPool;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -14,10 +16,12 @@ import org.junit.jupiter.api.Test;
 class AfPacketErrorsTest {
 
     private static VethLab lab;
+    private static MbufPool pool;
     private static String down;
 
     @BeforeAll
     static void buildTopology() {
+        pool = new MbufPool(1024, Mbuf.DESCRIPTOR_BYTES);
         lab = new VethLab();
         String peer = lab.namespace("err");
         down = lab.veth("down", peer, "peer0");
@@ -29,11 +33,12 @@ class AfPacketErrorsTest {
         if (lab != null) {
             lab.close();
         }
+        pool.close();
     }
 
     @Test
     void unknownInterfaceIsNamedWithEnodev() {
-        assertThatThrownBy(() -> AfPacketDriver.open(AfPacketConfig.of("nosuch" + lab.id(), 1), 0))
+        assertThatThrownBy(() -> AfPacketDriver.open(AfPacketConfig.of("nosuch" + lab.id(), 1), 0, pool))
                 .isInstanceOf(AfPacketException.class)
                 .hasMessage("af_packet nosuch" + lab.id() + ": if_nametoindex failed: ENODEV (no such interface)")
                 .satisfies(e -> assertThat(((AfPacketException) e).errno()).isEqualTo(19));
@@ -41,14 +46,14 @@ class AfPacketErrorsTest {
 
     @Test
     void interfaceThatIsDownIsRejectedBeforeAnyRingIsBuilt() {
-        assertThatThrownBy(() -> AfPacketDriver.open(AfPacketConfig.of(down, 2), 0))
+        assertThatThrownBy(() -> AfPacketDriver.open(AfPacketConfig.of(down, 2), 0, pool))
                 .isInstanceOf(AfPacketException.class)
                 .hasMessage("af_packet " + down + ": interface is down (ip link set " + down + " up)");
     }
 
     @Test
     void nameLongerThanTheKernelAllowsIsRejected() {
-        assertThatThrownBy(() -> AfPacketDriver.open(AfPacketConfig.of("a-very-long-interface-name", 1), 0))
+        assertThatThrownBy(() -> AfPacketDriver.open(AfPacketConfig.of("a-very-long-interface-name", 1), 0, pool))
                 .isInstanceOf(AfPacketException.class)
                 .hasMessageContaining("interface name must have 1 to 15 characters");
     }
@@ -60,7 +65,7 @@ class AfPacketErrorsTest {
         Thread thread = Thread.ofPlatform().start(() -> {
             ThreadCapabilities.dropNetRaw();
             try {
-                AfPacketDriver.open(AfPacketConfig.of("lo", 1), 0).close();
+                AfPacketDriver.open(AfPacketConfig.of("lo", 1), 0, pool).close();
             } catch (Throwable t) {
                 failure.set(t);
             }

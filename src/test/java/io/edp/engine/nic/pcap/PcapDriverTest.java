@@ -46,7 +46,7 @@ class PcapDriverTest {
         String[] tshark = HostCommand.run("tshark", "-r", file.toString(), "-T", "fields", "-e", "frame.len",
                 "-e", "frame.time_epoch").strip().split("\n");
 
-        try (PcapDriver driver = PcapDriver.open(PcapConfig.of(file, null), 3)) {
+        try (PcapDriver driver = PcapDriver.open(PcapConfig.of(file, null), 3, pool)) {
             int n = driver.rxBurst(0, cache, burst, NicDriver.MAX_BURST);
 
             assertThat(n).isEqualTo(3);
@@ -69,7 +69,7 @@ class PcapDriverTest {
     void writesWhatItTransmitsAsAFileTsharkAndTcpdumpRead(boolean nanos) {
         Path out = dir.resolve("out.pcap");
         int[] perPort = new int[4];
-        try (PcapDriver driver = PcapDriver.open(new PcapConfig(null, out, PcapConfig.Replay.FULL_SPEED, nanos), 0)) {
+        try (PcapDriver driver = PcapDriver.open(new PcapConfig(null, out, PcapConfig.Replay.FULL_SPEED, nanos), 0, pool)) {
             Mbuf m = new Mbuf(pool);
             for (int round = 0; round < 25; round++) {
                 for (int i = 0; i < 4; i++) {
@@ -98,7 +98,7 @@ class PcapDriverTest {
                 List.of(TestFrames.udp(1, 60), TestFrames.udp(2, 60), TestFrames.udp(3, 60)), captured);
         long[] clock = {42_000_000_000L};
         PcapConfig config = new PcapConfig(file, null, PcapConfig.Replay.ORIGINAL_TIMING, false);
-        try (PcapDriver driver = PcapDriver.open(config, 0, () -> clock[0])) {
+        try (PcapDriver driver = PcapDriver.open(config, 0, pool, () -> clock[0])) {
             int first = driver.rxBurst(0, cache, burst, NicDriver.MAX_BURST);
             clock[0] += 4_999_999;
             int early = driver.rxBurst(0, cache, burst, NicDriver.MAX_BURST);
@@ -119,10 +119,10 @@ class PcapDriverTest {
                 -1, -1, -1, -1, -1, -1, -1, -1, 28, 0, 0, 0});
         Path missing = dir.resolve("missing.pcap");
 
-        assertThatThrownBy(() -> PcapDriver.open(PcapConfig.of(pcapng, null), 0))
+        assertThatThrownBy(() -> PcapDriver.open(PcapConfig.of(pcapng, null), 0, pool))
                 .isInstanceOf(NicSetupException.class)
                 .hasMessage("pcap " + pcapng + ": pcapng is not supported, convert it with: editcap -F pcap IN OUT");
-        assertThatThrownBy(() -> PcapDriver.open(PcapConfig.of(missing, null), 0))
+        assertThatThrownBy(() -> PcapDriver.open(PcapConfig.of(missing, null), 0, pool))
                 .isInstanceOf(NicSetupException.class)
                 .hasMessageStartingWith("pcap " + missing + ": cannot read");
     }
