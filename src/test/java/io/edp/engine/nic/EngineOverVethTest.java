@@ -7,15 +7,9 @@ import io.edp.bench.VethLab;
 import io.edp.engine.Engine;
 import io.edp.engine.EngineConfig;
 import io.edp.engine.EngineStats;
-import io.edp.engine.Mode;
 import io.edp.engine.packet.DropReason;
-import io.edp.engine.slowpath.FirewallRule;
-import io.edp.engine.slowpath.PortRange;
-import io.edp.engine.slowpath.Route;
-import io.edp.engine.slowpath.Verdict;
 import io.edp.engine.time.SystemClock;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,14 +46,10 @@ class EngineOverVethTest {
     void framesCrossTheEngineRoutedExceptTheFlowTheFirewallDropsAndEveryCounterAgrees() {
         long frames = (long) FLOWS * FRAMES_PER_FLOW;
         long blocked = FRAMES_PER_FLOW;
-        EngineConfig config = EngineConfig.builder()
-                .mode(Mode.EDP_STANDARD)
-                .port(new PortConfig(1, "uplink-in", 0, 2, 1, "af_packet", Map.of("interface", path.ingress())))
-                .port(new PortConfig(2, "uplink-out", 0, 1, 1, "af_packet", Map.of("interface", path.egress())))
-                .route(new Route("10.0.1.0/24", "02:00:00:00:00:99", 2, 0))
-                .rule(new FirewallRule(1, "10.0.0.1/32", "10.0.1.1/32", 17, PortRange.of(BLOCKED_SOURCE_PORT),
-                        PortRange.ANY, Set.of(), Verdict.DROP))
-                .build();
+        EngineConfig config = RoutedWithOneFlowBlocked.config(
+                new PortConfig(1, "uplink-in", 0, 2, 1, "af_packet", Map.of("interface", path.ingress())),
+                new PortConfig(2, "uplink-out", 0, 1, 1, "af_packet", Map.of("interface", path.egress())),
+                BLOCKED_SOURCE_PORT);
         long generated0 = lab.counter(path.generator(), VethLab.GENERATOR_DEVICE, "tx_packets");
         long in0 = lab.counter(null, path.ingress(), "rx_packets");
         long out0 = lab.counter(null, path.egress(), "tx_packets");

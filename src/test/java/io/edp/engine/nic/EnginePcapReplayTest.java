@@ -5,17 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.edp.bench.HostCommand;
 import io.edp.engine.Engine;
 import io.edp.engine.EngineConfig;
-import io.edp.engine.Mode;
-import io.edp.engine.slowpath.FirewallRule;
-import io.edp.engine.slowpath.PortRange;
-import io.edp.engine.slowpath.Route;
-import io.edp.engine.slowpath.Verdict;
 import io.edp.engine.time.SystemClock;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,14 +31,10 @@ class EnginePcapReplayTest {
         Path input = dir.resolve("input.pcap");
         Path output = dir.resolve("output.pcap");
         int frames = writeInput(input);
-        EngineConfig config = EngineConfig.builder()
-                .mode(Mode.EDP_STANDARD)
-                .port(new PortConfig(1, "replay", 0, 1, 1, "pcap", Map.of("rxFile", input.toString())))
-                .port(new PortConfig(2, "capture", 0, 1, 1, "pcap", Map.of("txFile", output.toString())))
-                .route(new Route("10.0.1.0/24", "02:00:00:00:00:99", 2, 0))
-                .rule(new FirewallRule(1, "10.0.0.0/24", "10.0.1.0/24", 17, PortRange.of(BLOCKED_SOURCE_PORT),
-                        PortRange.ANY, Set.of(), Verdict.DROP))
-                .build();
+        EngineConfig config = RoutedWithOneFlowBlocked.config(
+                new PortConfig(1, "replay", 0, 1, 1, "pcap", Map.of("rxFile", input.toString())),
+                new PortConfig(2, "capture", 0, 1, 1, "pcap", Map.of("txFile", output.toString())),
+                BLOCKED_SOURCE_PORT);
 
         try (Engine engine = Engine.start(config, NicDrivers.standard(), SystemClock.INSTANCE)) {
             long deadline = System.nanoTime() + DEADLINE_NANOS;
