@@ -1,6 +1,6 @@
 package io.edp;
 
-import io.edp.bench.AfPacketBench;
+import io.edp.bench.BenchCommand;
 import io.edp.cli.EngineCommand;
 import java.util.Arrays;
 import org.springframework.boot.SpringApplication;
@@ -11,11 +11,11 @@ public class EdpApplication {
 
     public static void main(String[] args) {
         // plain-Java commands run without starting Spring
+        if (args.length > 0 && args[0].equals("bench")) {
+            System.exit(BenchCommand.run(Arrays.copyOfRange(args, 1, args.length)));
+        }
         if (args.length > 0 && args[0].equals("engine")) {
             System.exit(EngineCommand.run(Arrays.copyOfRange(args, 1, args.length)));
-        }
-        if (args.length > 1 && args[0].equals("bench") && args[1].equals("afpacket")) {
-            System.exit(AfPacketBench.run(Arrays.copyOfRange(args, 2, args.length)));
         }
         SpringApplication.run(EdpApplication.class, args);
     }

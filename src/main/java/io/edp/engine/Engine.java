@@ -338,6 +338,15 @@ public final class Engine implements AutoCloseable {
         return workers.length;
     }
 
+    /** The worker threads' ids, so a benchmark can charge their CPU time (ThreadMXBean) and nothing else. */
+    public long[] workerThreadIds() {
+        long[] ids = new long[workers.length];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = workers[i].threadId();
+        }
+        return ids;
+    }
+
     private void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("engine is closed");

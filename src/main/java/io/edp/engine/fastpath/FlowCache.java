@@ -8,11 +8,12 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * One worker's exact-match flow cache (the fast path): 4-way set-associative buckets, no locks, no objects per
- * entry. Owned by exactly one worker thread; others read only its {@link #counters()} snapshot-style.
+ * One worker's exact-match flow cache (the fast path): 4-way set-associative buckets with two choices per
+ * key (a primary and an alternative bucket, as in DPDK's rte_hash), no locks, no objects per entry. Two choices
+ * keep a nearly full cache from evicting: a key that finds its primary bucket full settles in the other one. Owned by exactly one worker thread; others read only its {@link #counters()} snapshot-style.
  *
  * <p>Each entry is one 64-byte cache line of {@code entries} (8 longs), beside a parallel {@code int} signature
- * per slot so a lookup touches the bucket's 16-byte signature row and, on a match, one entry line.
+ * per slot so a lookup touches the bucket's 16-byte signature row (two on a primary-bucket miss) and, on a match, one entry line.
  * <pre>
  *  word bits   field
  *   0   64     srcHi     \
@@ -28,8 +29,8 @@ import java.util.List;
  *   7   64     bytes
  * </pre>
  * Staged expiry: an installed entry expires at now + U[min, max], drawn from a per-cache xorshift generator, so
- * flows installed together do not come back to the slow path together. A full bucket evicts the entry nearest
- * to its expiry (the one the sweep would retire next).
+ * flows installed together do not come back to the slow path together. When both buckets are full, the entry
+ * nearest to its expiry among the eight is evicted (the one the sweep would retire next).
  */
 public final class FlowCache {
 
@@ -69,6 +70,8 @@ public final class FlowCache {
     private final int minExpiryMillis;
     private final int expirySpreadMillis;
     private long random;
+    /** Sum of warmed words: keeps the loads of {@link #warm} from being optimized away. */
+    private long warmed;
     private int sweepCursor;
 
     public FlowCache(int capacity, long minExpiryMillis, long maxExpiryMillis, long seed, long[] counters) {
@@ -113,6 +116,19 @@ public final class FlowCache {
         }
         counters[HITS]++;
         return slot;
+    }
+
+    /**
+     * Loads the entry line the key of {@code hash} most likely occupies, without deciding anything: a burst
+     * warms all its packets' entries first so that their cache misses overlap instead of queueing.
+     */
+    public void warm(int hash) {
+        int first = primary(hash);
+        int slot = first;
+        for (int s = first; s < first + WAYS; s++) {
+            slot = signatures[s] == hash ? s : slot;
+        }
+        warmed += entries[slot * WORDS];
     }
 
     /** The action index of a current entry found by {@link #lookup}. */
@@ -201,13 +217,27 @@ public final class FlowCache {
     }
 
     private int find(MemorySegment descriptors, long keyBase, int hash) {
-        int first = (hash & bucketMask) * WAYS;
+        int slot = findIn(primary(hash), descriptors, keyBase, hash);
+        return slot >= 0 ? slot : findIn(secondary(hash), descriptors, keyBase, hash);
+    }
+
+    private int findIn(int first, MemorySegment descriptors, long keyBase, int hash) {
         for (int slot = first; slot < first + WAYS; slot++) {
             if (signatures[slot] == hash && matches(slot * WORDS, descriptors, keyBase)) {
                 return slot;
             }
         }
         return -1;
+    }
+
+    /** First slot of the key's primary bucket. */
+    private int primary(int hash) {
+        return (hash & bucketMask) * WAYS;
+    }
+
+    /** First slot of the key's alternative bucket, from other hash bits. */
+    private int secondary(int hash) {
+        return (((hash * 0x9E3779B1) >>> 11) & bucketMask) * WAYS;
     }
 
     private boolean matches(int base, MemorySegment d, long keyBase) {
@@ -220,22 +250,46 @@ public final class FlowCache {
     }
 
     private int freeOrVictim(int hash, int nowMillis) {
-        int first = (hash & bucketMask) * WAYS;
-        int victim = first;
-        int victimExpiry = Integer.MAX_VALUE;
-        for (int slot = first; slot < first + WAYS; slot++) {
-            if (signatures[slot] == 0) {
-                counters[ENTRIES]++;
-                return slot;
-            }
-            int untilExpiry = (int) (entries[slot * WORDS + 6] >>> 32) - nowMillis;
-            if (untilExpiry < victimExpiry) {
-                victimExpiry = untilExpiry;
-                victim = slot;
-            }
+        int first = primary(hash);
+        int second = secondary(hash);
+        int free = freeIn(first);
+        if (free < 0) {
+            free = freeIn(second);
+        }
+        if (free >= 0) {
+            counters[ENTRIES]++;
+            return free;
+        }
+        int victim = nearestExpiry(first, nowMillis);
+        int other = nearestExpiry(second, nowMillis);
+        if (untilExpiry(other, nowMillis) < untilExpiry(victim, nowMillis)) {
+            victim = other;
         }
         counters[EVICTIONS]++;
         return victim;
+    }
+
+    private int freeIn(int first) {
+        for (int slot = first; slot < first + WAYS; slot++) {
+            if (signatures[slot] == 0) {
+                return slot;
+            }
+        }
+        return -1;
+    }
+
+    private int nearestExpiry(int first, int nowMillis) {
+        int victim = first;
+        for (int slot = first + 1; slot < first + WAYS; slot++) {
+            if (untilExpiry(slot, nowMillis) < untilExpiry(victim, nowMillis)) {
+                victim = slot;
+            }
+        }
+        return victim;
+    }
+
+    private int untilExpiry(int slot, int nowMillis) {
+        return (int) (entries[slot * WORDS + 6] >>> 32) - nowMillis;
     }
 
     private int nextSpread() {

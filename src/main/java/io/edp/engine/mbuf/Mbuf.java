@@ -67,7 +67,9 @@ public final class Mbuf {
     static void reset(MbufPool pool, int index) {
         MemorySegment d = pool.descriptors();
         long at = pool.descriptorOffset(index);
-        d.asSlice(at, FLOW_KEY_OFFSET).fill((byte) 0);
+        for (int i = 0; i < FLOW_KEY_OFFSET; i += Long.BYTES) {
+            d.set(LONG, at + i, 0L);
+        }
         d.set(SHORT, at + DATA_OFFSET_OFFSET, (short) MbufPool.HEADROOM_BYTES);
     }
 

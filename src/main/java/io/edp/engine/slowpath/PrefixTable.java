@@ -77,7 +77,8 @@ public final class PrefixTable {
     }
 
     private static int slot(long hi, long lo) {
-        long x = (hi * 0x9E3779B97F4A7C15L) ^ (lo * 0xC2B2AE3D27D4EB4FL);
-        return (int) (x ^ (x >>> 29));
+        long x = hi * 0x9E3779B97F4A7C15L + lo * 0xC2B2AE3D27D4EB4FL;
+        x = (x ^ (x >>> 32)) * 0xBF58476D1CE4E5B9L;
+        return (int) (x >>> 32);
     }
 }

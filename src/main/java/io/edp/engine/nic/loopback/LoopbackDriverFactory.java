@@ -9,7 +9,7 @@ import java.util.function.Function;
 
 /**
  * Opens {@link LoopbackNic}s. Options: {@code ringSize} (RX ring slots per queue, power of two, default 1024) and
- * {@code sinkFlows} (flow ids the sink tracks, default 2^18). RX steering comes from the given function
+ * {@code sinkFlows} (flow ids the sink checks for order and loss, default 2^18; 0: count only). RX steering comes from the given function
  * (default: {@link FiveTupleSteering}), so NetQueue or Toeplitz RSS steering plugs in here.
  */
 public final class LoopbackDriverFactory implements NicDriverFactory {
@@ -29,11 +29,15 @@ public final class LoopbackDriverFactory implements NicDriverFactory {
     @Override
     public NicDriver open(PortConfig port, MbufPool pool) {
         int ringSize = option(port, "ringSize", 1024);
-        if (Integer.bitCount(ringSize) != 1) {
+        if (ringSize <= 0 || Integer.bitCount(ringSize) != 1) {
             throw new IllegalArgumentException("ports[id=" + port.id() + "].driverOptions.ringSize must be a power of two: "
                     + ringSize);
         }
         int sinkFlows = option(port, "sinkFlows", LoopbackNic.DEFAULT_SINK_FLOWS);
+        if (sinkFlows < 0) {
+            throw new IllegalArgumentException("ports[id=" + port.id() + "].driverOptions.sinkFlows must be >= 0: "
+                    + sinkFlows);
+        }
         return new LoopbackNic(port.id(), port.name(), pool, port.rxQueues(), port.txQueues(), ringSize,
                 steering.apply(port), sinkFlows);
     }
@@ -44,14 +48,10 @@ public final class LoopbackDriverFactory implements NicDriverFactory {
             return fallback;
         }
         try {
-            int parsed = Integer.parseInt(value.trim());
-            if (parsed <= 0) {
-                throw new NumberFormatException();
-            }
-            return parsed;
+            return Integer.parseInt(value.trim());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("ports[id=" + port.id() + "].driverOptions." + name
-                    + " must be a positive integer: " + value, e);
+                    + " must be an integer: " + value, e);
         }
     }
 }

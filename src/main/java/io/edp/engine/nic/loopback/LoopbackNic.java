@@ -5,6 +5,7 @@ import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.mbuf.MbufPool;
 import io.edp.engine.nic.NicDriver;
 import io.edp.engine.nic.RxSteering;
+import java.lang.foreign.MemorySegment;
 
 /**
  * An in-memory NIC: each RX queue is a lock-free SPSC ring fed by this port's {@link TrafficGenerator} (the
@@ -25,6 +26,9 @@ public final class LoopbackNic implements NicDriver {
     private final Mbuf mbuf;
     private final TrafficSink sink;
     private TrafficGenerator generator;
+    private MbufCache injector;
+    private final Mbuf injectorMbuf;
+    private final int[] burst = new int[1];
 
     public LoopbackNic(int port, String name, MbufPool pool, int rxQueues, int txQueues, int ringSize,
             RxSteering steering, int sinkFlows) {
@@ -41,6 +45,7 @@ public final class LoopbackNic implements NicDriver {
         }
         this.txQueues = txQueues;
         this.mbuf = new Mbuf(pool);
+        this.injectorMbuf = new Mbuf(pool);
         this.sink = new TrafficSink(pool, sinkFlows, txQueues);
     }
 
@@ -71,6 +76,27 @@ public final class LoopbackNic implements NicDriver {
         generator = new TrafficGenerator(profile, this, pool);
         generator.start();
         return generator;
+    }
+
+    /**
+     * Puts one frame on the wire from the calling thread, e.g. a test's handmade frame; false when the pool or
+     * the frame's RX ring is full (try again). Like the generator, only one producer thread at a time.
+     */
+    public synchronized boolean inject(MemorySegment frame, long offset, int length) {
+        if (injector == null) {
+            injector = new MbufCache(pool);
+        }
+        int index = injector.allocate();
+        if (index < 0) {
+            return false;
+        }
+        injectorMbuf.wrap(index).copyFrom(frame, offset, length);
+        burst[0] = index;
+        if (deliver(burst, 0, 1) == 1) {
+            return true;
+        }
+        injector.free(index);
+        return false;
     }
 
     /** Frames waiting in the RX rings. */
@@ -112,10 +138,13 @@ public final class LoopbackNic implements NicDriver {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         TrafficGenerator g = generator;
         if (g != null) {
             g.stop();
+        }
+        if (injector != null) {
+            injector.flush();
         }
     }
 }

@@ -22,6 +22,11 @@ public final class TrafficGenerator {
     /** Bytes at the end of every frame: flow id (int) and sequence number (long), native order. */
     public static final int TRAILER_BYTES = 12;
 
+    private static final int TEMPLATE_BYTES = 128;
+    private static final int UDP_KIND = 0;
+    private static final int TCP_KIND = 1;
+    private static final int ICMP_KIND = 2;
+
     private static final ValueLayout.OfShort BE_SHORT =
             ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final ValueLayout.OfInt BE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
@@ -39,6 +44,10 @@ public final class TrafficGenerator {
     private final int sourceBase;
     private final int destinationBase;
     private final int[] burst = new int[NicDriver.MAX_BURST];
+    private final MemorySegment templates = MemorySegment.ofArray(new long[6 * TEMPLATE_BYTES / Long.BYTES]);
+    private final int[] templateLength = new int[6];
+    private final int[] headerLength = new int[6];
+    private final int[] templateChecksum = new int[6];
     private volatile long sent;
     private volatile boolean stopped;
     private volatile boolean finished;
@@ -54,6 +63,7 @@ public final class TrafficGenerator {
         this.dstMac = MacAddress.parse(profile.destinationMac(), "destinationMac");
         this.sourceBase = (int) (Cidr.parse(profile.sourceBase(), "sourceBase").hi() >>> 32);
         this.destinationBase = (int) (Cidr.parse(profile.destinationBase(), "destinationBase").hi() >>> 32);
+        buildTemplates();
     }
 
     public TrafficProfile profile() {
@@ -157,78 +167,116 @@ public final class TrafficGenerator {
         }
     }
 
-    /** Writes flow {@code flow}'s next frame into {@code m}. */
+    /**
+     * Writes flow {@code flow}'s next frame into {@code m}: the header template of its kind (family and
+     * protocol) is copied in one go, then the per-flow fields are patched (addresses, ports, checksum, sequence).
+     */
     private void build(Mbuf m, int flow) {
-        boolean v6 = ipv6(profile, flow);
-        int proto = protocol(profile, flow);
-        if (v6 && proto == FlowKey.PROTO_ICMP) {
-            proto = FlowKey.PROTO_ICMPV6;
-        }
-        int l4Bytes = proto == FlowKey.PROTO_TCP ? 20 : 8;
-        int l2Bytes = profile.vlan() == 0 ? 14 : 18;
-        int l3Bytes = v6 ? 40 : 20;
-        int length = Math.max(profile.frameBytes(), l2Bytes + l3Bytes + l4Bytes + TRAILER_BYTES);
+        int kind = kind(flow);
+        int length = templateLength[kind];
         MemorySegment data = m.data();
         m.dataLength(length);
         long f = m.dataAddress();
-        data.set(BE_SHORT, f, (short) (dstMac >>> 32));
-        data.set(BE_INT, f + 2, (int) dstMac);
-        data.set(BE_SHORT, f + 6, (short) (srcMac >>> 32));
-        data.set(BE_INT, f + 8, (int) srcMac);
-        long at = f + 12;
-        if (profile.vlan() != 0) {
-            data.set(BE_SHORT, at, (short) FlowKey.ETHERTYPE_VLAN);
-            data.set(BE_SHORT, at + 2, (short) profile.vlan());
-            at += 4;
-        }
-        data.set(BE_SHORT, at, (short) (v6 ? FlowKey.ETHERTYPE_IPV6 : FlowKey.ETHERTYPE_IPV4));
-        long l3 = at + 2;
-        int ipPayload = length - l2Bytes - l3Bytes;
+        MemorySegment.copy(templates, (long) kind * TEMPLATE_BYTES, data, f, headerLength[kind]);
+        long l3 = f + (profile.vlan() == 0 ? 14 : 18);
+        boolean v6 = kind >= 3;
+        long l4 = l3 + (v6 ? 40 : 20);
         int destination = flow % profile.destinations();
         if (v6) {
-            data.set(BE_INT, l3, 6 << 28);
-            data.set(BE_SHORT, l3 + 4, (short) ipPayload);
-            data.set(ValueLayout.JAVA_BYTE, l3 + 6, (byte) proto);
-            data.set(ValueLayout.JAVA_BYTE, l3 + 7, (byte) 64);
-            data.set(BE_LONG, l3 + 8, 0xFD00L << 48);
             data.set(BE_LONG, l3 + 16, flow);
-            data.set(BE_LONG, l3 + 24, 0xFD01L << 48);
             data.set(BE_LONG, l3 + 32, ((long) destination << 16) | 1);
         } else {
-            data.set(BE_INT, l3, 0x4500_0000 | (length - l2Bytes));
-            data.set(BE_INT, l3 + 4, 0x4000);
-            data.set(BE_INT, l3 + 8, (64 << 24) | (proto << 16));
-            data.set(BE_INT, l3 + 12, sourceBase + flow);
-            data.set(BE_INT, l3 + 16, destinationBase + destination * 256 + 1);
-            data.set(BE_SHORT, l3 + 10, ipv4Checksum(data, l3));
+            int src = sourceBase + flow;
+            int dst = destinationBase + destination * 256 + 1;
+            data.set(BE_INT, l3 + 12, src);
+            data.set(BE_INT, l3 + 16, dst);
+            int sum = templateChecksum[kind] + (src >>> 16) + (src & 0xFFFF) + (dst >>> 16) + (dst & 0xFFFF);
+            sum = (sum & 0xFFFF) + (sum >>> 16);
+            sum = (sum & 0xFFFF) + (sum >>> 16);
+            data.set(BE_SHORT, l3 + 10, (short) ~sum);
         }
-        long l4 = l3 + l3Bytes;
         long seq = nextSeq[flow]++;
-        if (proto == FlowKey.PROTO_UDP || proto == FlowKey.PROTO_TCP) {
-            data.set(BE_SHORT, l4, (short) (1024 + flow % 60_000));
-            data.set(BE_SHORT, l4 + 2, (short) (proto == FlowKey.PROTO_UDP ? 5001 : 80));
-            if (proto == FlowKey.PROTO_UDP) {
-                data.set(BE_INT, l4 + 4, ipPayload << 16);
-            } else {
-                data.set(BE_INT, l4 + 4, (int) seq);
-                data.set(BE_INT, l4 + 8, 0);
-                int flags = seq == 0 ? FlowKey.TCP_SYN : FlowKey.TCP_ACK;
-                data.set(BE_INT, l4 + 12, (5 << 28) | (flags << 16) | 0xFFFF);
-                data.set(BE_INT, l4 + 16, 0);
-            }
-        } else {
-            data.set(BE_INT, l4, (proto == FlowKey.PROTO_ICMP ? 8 : 128) << 24);
+        int proto = kind % 3;
+        if (proto == ICMP_KIND) {
             data.set(BE_INT, l4 + 4, (flow << 16) | (int) (seq & 0xFFFF));
+        } else {
+            data.set(BE_SHORT, l4, (short) (1024 + flow % 60_000));
+            if (proto == TCP_KIND) {
+                data.set(BE_INT, l4 + 4, (int) seq);
+                data.set(ValueLayout.JAVA_BYTE, l4 + 13, (byte) (seq == 0 ? FlowKey.TCP_SYN : FlowKey.TCP_ACK));
+            }
         }
         long trailer = f + length - TRAILER_BYTES;
         data.set(INT, trailer, profile.firstFlowId() + flow);
         data.set(LONG, trailer + 4, seq);
     }
 
+    /** 0..2: IPv4 UDP, TCP, ICMP; 3..5: the same over IPv6. */
+    private int kind(int flow) {
+        int proto = protocol(profile, flow);
+        int p = proto == FlowKey.PROTO_UDP ? UDP_KIND : proto == FlowKey.PROTO_TCP ? TCP_KIND : ICMP_KIND;
+        return ipv6(profile, flow) ? 3 + p : p;
+    }
+
+    /** Builds the header templates: every field but the per-flow ones, IPv4 checksum over zero addresses. */
+    private void buildTemplates() {
+        for (int kind = 0; kind < 6; kind++) {
+            boolean v6 = kind >= 3;
+            int proto = kind % 3;
+            int ipProto = proto == UDP_KIND ? FlowKey.PROTO_UDP : proto == TCP_KIND ? FlowKey.PROTO_TCP
+                    : v6 ? FlowKey.PROTO_ICMPV6 : FlowKey.PROTO_ICMP;
+            int l2Bytes = profile.vlan() == 0 ? 14 : 18;
+            int l3Bytes = v6 ? 40 : 20;
+            int l4Bytes = proto == TCP_KIND ? 20 : 8;
+            int length = Math.max(profile.frameBytes(), l2Bytes + l3Bytes + l4Bytes + TRAILER_BYTES);
+            templateLength[kind] = length;
+            headerLength[kind] = l2Bytes + l3Bytes + l4Bytes;
+            long t = (long) kind * TEMPLATE_BYTES;
+            MemorySegment d = templates;
+            d.set(BE_SHORT, t, (short) (dstMac >>> 32));
+            d.set(BE_INT, t + 2, (int) dstMac);
+            d.set(BE_SHORT, t + 6, (short) (srcMac >>> 32));
+            d.set(BE_INT, t + 8, (int) srcMac);
+            long at = t + 12;
+            if (profile.vlan() != 0) {
+                d.set(BE_SHORT, at, (short) FlowKey.ETHERTYPE_VLAN);
+                d.set(BE_SHORT, at + 2, (short) profile.vlan());
+                at += 4;
+            }
+            d.set(BE_SHORT, at, (short) (v6 ? FlowKey.ETHERTYPE_IPV6 : FlowKey.ETHERTYPE_IPV4));
+            long l3 = at + 2;
+            int ipPayload = length - l2Bytes - l3Bytes;
+            if (v6) {
+                d.set(BE_INT, l3, 6 << 28);
+                d.set(BE_SHORT, l3 + 4, (short) ipPayload);
+                d.set(ValueLayout.JAVA_BYTE, l3 + 6, (byte) ipProto);
+                d.set(ValueLayout.JAVA_BYTE, l3 + 7, (byte) 64);
+                d.set(BE_LONG, l3 + 8, 0xFD00L << 48);
+                d.set(BE_LONG, l3 + 24, 0xFD01L << 48);
+            } else {
+                d.set(BE_INT, l3, 0x4500_0000 | (length - l2Bytes));
+                d.set(BE_INT, l3 + 4, 0x4000);
+                d.set(BE_INT, l3 + 8, (64 << 24) | (ipProto << 16));
+                templateChecksum[kind] = ~ipv4Checksum(d, l3) & 0xFFFF;
+            }
+            long l4 = l3 + l3Bytes;
+            if (proto == ICMP_KIND) {
+                d.set(BE_INT, l4, (v6 ? 128 : 8) << 24);
+            } else {
+                d.set(BE_SHORT, l4 + 2, (short) (proto == UDP_KIND ? 5001 : 80));
+                if (proto == UDP_KIND) {
+                    d.set(BE_INT, l4 + 4, ipPayload << 16);
+                } else {
+                    d.set(BE_INT, l4 + 12, (5 << 28) | 0xFFFF);
+                }
+            }
+        }
+    }
+
     private static short ipv4Checksum(MemorySegment data, long l3) {
         int sum = 0;
         for (int i = 0; i < 20; i += 2) {
-            sum += i == 10 ? 0 : data.get(BE_SHORT, l3 + i) & 0xFFFF;
+            sum += data.get(BE_SHORT, l3 + i) & 0xFFFF;
         }
         sum = (sum & 0xFFFF) + (sum >>> 16);
         sum = (sum & 0xFFFF) + (sum >>> 16);

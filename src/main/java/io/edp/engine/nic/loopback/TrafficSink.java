@@ -10,7 +10,8 @@ import java.lang.foreign.ValueLayout;
  * The far end of a loopback port: counts what is transmitted and checks each flow's sequence numbers (from the
  * {@link TrafficGenerator} trailer) for loss and reordering. Per-flow state lives in primitive arrays indexed by
  * flow id; a flow is transmitted by one worker at a time (queue handoffs order the writers), and totals are
- * kept per TX queue so every counter has a single writer.
+ * kept per TX queue so every counter has a single writer. With a flow capacity of 0 the sink only counts, so
+ * a benchmark does not charge the wire's bookkeeping to the worker that transmits.
  */
 public final class TrafficSink {
 
@@ -56,7 +57,7 @@ public final class TrafficSink {
             long frame = pool.dataRoomOffset(index) + descriptors.get(SHORT, descriptor + Mbuf.DATA_OFFSET_OFFSET);
             q[at + PACKETS]++;
             q[at + BYTES] += length;
-            if (length < TrafficGenerator.TRAILER_BYTES) {
+            if (flowCapacity == 0 || length < TrafficGenerator.TRAILER_BYTES) {
                 continue;
             }
             long trailer = frame + length - TrafficGenerator.TRAILER_BYTES;

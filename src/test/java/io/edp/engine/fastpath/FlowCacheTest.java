@@ -1,0 +1,168 @@
+package io.edp.engine.fastpath;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.edp.engine.packet.FlowKey;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class FlowCacheTest {
+
+    private static final int MIN = 90_000;
+    private static final int MAX = 150_000;
+
+    private final Arena arena = Arena.ofConfined();
+    /** One 64-byte flow key line, as the parser leaves it in an mbuf. */
+    private final MemorySegment key = arena.allocate(64);
+    private final long[] counters = new long[FlowCache.COUNTER_COUNT];
+
+    @AfterEach
+    void close() {
+        arena.close();
+    }
+
+    /** Writes flow {@code i}'s key and returns its hash. */
+    private int flow(int i) {
+        long src = (long) (0x0A000000 + i) << 32;
+        long dst = (long) 0x0A800001 << 32;
+        long l4 = FlowKey.l4Word(1024 + (i & 0x7FFF), 5001, 17, 4, 0);
+        long l2 = FlowKey.l2Word(0, 0, FlowKey.ETHERTYPE_IPV4);
+        key.set(ValueLayout.JAVA_LONG, FlowKey.SRC_HI, src);
+        key.set(ValueLayout.JAVA_LONG, FlowKey.SRC_LO, 0);
+        key.set(ValueLayout.JAVA_LONG, FlowKey.DST_HI, dst);
+        key.set(ValueLayout.JAVA_LONG, FlowKey.DST_LO, 0);
+        key.set(ValueLayout.JAVA_LONG, FlowKey.L4, l4);
+        key.set(ValueLayout.JAVA_LONG, FlowKey.L2, l2);
+        return FlowKey.hash(src, 0, dst, 0, l4, l2);
+    }
+
+    private FlowCache cache(int capacity) {
+        return new FlowCache(capacity, MIN, MAX, 42, counters);
+    }
+
+    @Test
+    void anInstalledFlowHitsWithItsActionAndCountsPackets() {
+        FlowCache cache = cache(1024);
+        int hash = flow(1);
+        assertThat(cache.lookup(key, 0, hash, 1, 0)).isEqualTo(FlowCache.MISS);
+        int slot = cache.install(key, 0, hash, 77, 1, 0);
+        cache.count(slot, 64);
+        int hit = cache.lookup(key, 0, hash, 1, 1_000);
+        assertThat(hit).isEqualTo(slot);
+        assertThat(cache.actionIndex(hit)).isEqualTo(77);
+        assertThat(cache.lookup(key, 0, flow(2), 1, 1_000)).isEqualTo(FlowCache.MISS);
+        assertThat(counters[FlowCache.HITS]).isEqualTo(1);
+        assertThat(counters[FlowCache.MISSES]).isEqualTo(2);
+        assertThat(counters[FlowCache.INSERTIONS]).isEqualTo(1);
+        assertThat(counters[FlowCache.ENTRIES]).isEqualTo(1);
+        assertThat(cache.topFlows(1).getFirst().packets()).isEqualTo(1);
+    }
+
+    @Test
+    void anEntryFromAnOlderGenerationIsNeverApplied() {
+        FlowCache cache = cache(1024);
+        int hash = flow(1);
+        cache.install(key, 0, hash, 5, 1, 0);
+        assertThat(cache.lookup(key, 0, hash, 2, 10)).isEqualTo(FlowCache.STALE);
+        assertThat(counters[FlowCache.REVALIDATIONS]).isEqualTo(1);
+        int slot = cache.install(key, 0, hash, 6, 2, 10);
+        assertThat(cache.actionIndex(cache.lookup(key, 0, hash, 2, 20))).isEqualTo(6);
+        assertThat(counters[FlowCache.INSERTIONS]).as("revalidation reuses the slot").isEqualTo(1);
+        assertThat(slot).isGreaterThanOrEqualTo(0);
+    }
+
+    @Test
+    void anExpiredEntryIsRevalidated() {
+        FlowCache cache = cache(1024);
+        int hash = flow(1);
+        int slot = cache.install(key, 0, hash, 5, 1, 0);
+        int expiry = cache.expiryMillis(slot);
+        assertThat(cache.lookup(key, 0, hash, 1, expiry - 1)).isEqualTo(slot);
+        assertThat(cache.lookup(key, 0, hash, 1, expiry)).isEqualTo(FlowCache.STALE);
+    }
+
+    @Test
+    void stagedExpirySpreadsEntriesInstalledTogetherOverTheWindow() {
+        int n = 60_000;
+        FlowCache cache = cache(131_072);
+        int[] perSecond = new int[MAX / 1000 + 1];
+        for (int i = 0; i < n; i++) {
+            int slot = cache.install(key, 0, flow(i), 1, 1, 0);
+            int expiry = cache.expiryMillis(slot);
+            assertThat(expiry).isBetween(MIN, MAX);
+            perSecond[expiry / 1000]++;
+        }
+        int busiest = 0;
+        for (int s = 0; s < perSecond.length; s++) {
+            busiest = Math.max(busiest, perSecond[s]);
+            if (s < MIN / 1000) {
+                assertThat(perSecond[s]).isZero();
+            }
+        }
+        assertThat(busiest).isLessThanOrEqualTo(2 * n / 60);
+        assertThat(perSecond[MIN / 1000]).isPositive();
+        assertThat(perSecond[MAX / 1000 - 1]).isPositive();
+    }
+
+    @Test
+    void theSweepRetiresExpiredEntriesWithinItsBudget() {
+        FlowCache cache = cache(64);
+        for (int i = 0; i < 40; i++) {
+            cache.install(key, 0, flow(i), 1, 1, 0);
+        }
+        long entries = counters[FlowCache.ENTRIES];
+        assertThat(cache.sweep(MIN - 1, 64)).isZero();
+        assertThat(cache.sweep(MAX + 1, 16)).isLessThanOrEqualTo(16);
+        int retired = 0;
+        for (int i = 0; i < 4; i++) {
+            retired += cache.sweep(MAX + 1, 16);
+        }
+        assertThat(counters[FlowCache.ENTRIES]).isZero();
+        assertThat(counters[FlowCache.EXPIRATIONS]).isEqualTo(entries);
+        assertThat(retired).isPositive();
+    }
+
+    @Test
+    void aFullCacheEvictsTheEntryNearestToExpiry() {
+        FlowCache cache = cache(4);
+        for (int i = 0; i < 4; i++) {
+            cache.install(key, 0, flow(i), 1, 1, i * 10);
+        }
+        assertThat(counters[FlowCache.EVICTIONS]).isZero();
+        int earliest = Integer.MAX_VALUE;
+        int victim = -1;
+        for (int i = 0; i < 4; i++) {
+            int slot = cache.lookup(key, 0, flow(i), 1, 100);
+            if (cache.expiryMillis(slot) < earliest) {
+                earliest = cache.expiryMillis(slot);
+                victim = i;
+            }
+        }
+        cache.install(key, 0, flow(100), 1, 1, 100);
+        assertThat(counters[FlowCache.EVICTIONS]).isEqualTo(1);
+        assertThat(counters[FlowCache.ENTRIES]).isEqualTo(4);
+        assertThat(cache.lookup(key, 0, flow(victim), 1, 100)).isEqualTo(FlowCache.MISS);
+        assertThat(cache.lookup(key, 0, flow(100), 1, 100)).isGreaterThanOrEqualTo(0);
+    }
+
+    @Test
+    void flushEmptiesTheCache() {
+        FlowCache cache = cache(16);
+        cache.install(key, 0, flow(1), 1, 1, 0);
+        cache.flush();
+        assertThat(cache.lookup(key, 0, flow(1), 1, 0)).isEqualTo(FlowCache.MISS);
+        assertThat(counters[FlowCache.ENTRIES]).isZero();
+    }
+
+    @Test
+    void capacityMustBeAPowerOfTwoInRange() {
+        assertThatThrownBy(() -> cache(1000)).hasMessageContaining("power of two");
+        assertThatThrownBy(() -> cache(2)).hasMessageContaining("power of two");
+        assertThatThrownBy(() -> cache(1 << 20)).hasMessageContaining("524288");
+        assertThat(cache(524_288).capacity()).isEqualTo(524_288);
+    }
+}

@@ -1,0 +1,166 @@
+package io.edp.engine.packet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.edp.engine.mbuf.Mbuf;
+import io.edp.engine.mbuf.MbufCache;
+import io.edp.engine.mbuf.MbufPool;
+import java.lang.foreign.MemorySegment;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class FrameParserTest {
+
+    private static final long DST = 0x020000000001L;
+    private static final long SRC = 0x0200000000AAL;
+    private static final int A = 0x0A000001;
+    private static final int B = 0x0A800101;
+
+    private final MbufPool pool = new MbufPool(16, Mbuf.DESCRIPTOR_BYTES);
+    private final MbufCache cache = new MbufCache(pool);
+    private final Mbuf m = new Mbuf(pool);
+    private final FrameParser parser = new FrameParser();
+
+    @AfterEach
+    void close() {
+        pool.close();
+    }
+
+    private int parse(Frames frame, int port) {
+        byte[] bytes = frame.bytes();
+        m.wrap(cache.allocate()).copyFrom(MemorySegment.ofArray(bytes), 0, bytes.length).port(port);
+        return parser.parse(m);
+    }
+
+    private long word(int offset) {
+        return FlowKey.word(m.descriptors(), m.flowKeyAddress(), offset);
+    }
+
+    @Test
+    void udpOverIpv4GivesTheExactFiveTupleAndIngressPort() {
+        assertThat(parse(Frames.ethernet(DST, SRC).ipv4(17, A, B, 64, 0, 8 + 10).udp(1234, 5001, 10), 7))
+                .isEqualTo(FrameParser.PARSED);
+        assertThat(word(FlowKey.SRC_HI)).isEqualTo((long) A << 32);
+        assertThat(word(FlowKey.DST_HI)).isEqualTo((long) B << 32);
+        long l4 = word(FlowKey.L4);
+        assertThat(FlowKey.srcPort(l4)).isEqualTo(1234);
+        assertThat(FlowKey.dstPort(l4)).isEqualTo(5001);
+        assertThat(FlowKey.proto(l4)).isEqualTo(17);
+        assertThat(FlowKey.ipVersion(l4)).isEqualTo(4);
+        assertThat(FlowKey.inPort(l4)).isEqualTo(7);
+        assertThat(FlowKey.mac(m.descriptors(), m.flowKeyAddress(), FlowKey.DST_MAC)).isEqualTo(DST);
+        assertThat(FlowKey.mac(m.descriptors(), m.flowKeyAddress(), FlowKey.SRC_MAC)).isEqualTo(SRC);
+        assertThat(m.l3Offset()).isEqualTo(14);
+        assertThat(m.l4Offset()).isEqualTo(34);
+        assertThat(m.flowHash()).isNotZero();
+    }
+
+    @Test
+    void ipv4OptionsMoveTheTransportHeader() {
+        assertThat(parse(Frames.ethernet(DST, SRC).ipv4(6, A, B, 64, 3, 20).tcp(40000, 80, FlowKey.TCP_SYN, 0), 0))
+                .isEqualTo(FrameParser.PARSED);
+        assertThat(m.l4Offset()).isEqualTo(14 + 32);
+        assertThat(FlowKey.dstPort(word(FlowKey.L4))).isEqualTo(80);
+        assertThat(FlowKey.tcpFlags(m.descriptors(), m.flowKeyAddress())).isEqualTo(FlowKey.TCP_SYN);
+    }
+
+    @Test
+    void singleAndDoubleVlanTagsAreKeyed() {
+        parse(Frames.ethernet(DST, SRC).vlan(0x8100, 10).ipv4(17, A, B, 64, 0, 8).udp(1, 2, 0), 0);
+        assertThat(FlowKey.outerTag(word(FlowKey.L2))).isEqualTo(FlowKey.VLAN_TAGGED | 10);
+        assertThat(m.l3Offset()).isEqualTo(18);
+
+        parse(Frames.ethernet(DST, SRC).vlan(0x88A8, 100).vlan(0x8100, 20).ipv4(17, A, B, 64, 0, 8).udp(1, 2, 0), 0);
+        long l2 = word(FlowKey.L2);
+        assertThat(FlowKey.outerTag(l2)).isEqualTo(FlowKey.VLAN_TAGGED | 100);
+        assertThat(FlowKey.innerTag(l2)).isEqualTo(FlowKey.VLAN_TAGGED | 20);
+        assertThat(FlowKey.etherType(l2)).isEqualTo(FlowKey.ETHERTYPE_IPV4);
+        assertThat(m.l3Offset()).isEqualTo(22);
+    }
+
+    @Test
+    void threeVlanTagsAreRejected() {
+        assertThat(parse(Frames.ethernet(DST, SRC).vlan(0x88A8, 1).vlan(0x8100, 2).vlan(0x8100, 3)
+                .ipv4(17, A, B, 64, 0, 8).udp(1, 2, 0), 0)).isEqualTo(DropReason.TOO_MANY_VLAN_TAGS.ordinal());
+    }
+
+    @Test
+    void arpIsKeyedByProtocolAddressesAndNeverCached() {
+        Frames arp = Frames.ethernet(0xFFFFFFFFFFFFL, SRC).u16(FlowKey.ETHERTYPE_ARP)
+                .u16(1).u16(0x0800).u8(6).u8(4).u16(1).mac(SRC).u32(A).mac(0).u32(B);
+        assertThat(parse(arp, 0)).isEqualTo(FrameParser.PARSED);
+        assertThat(word(FlowKey.SRC_HI)).isEqualTo((long) A << 32);
+        assertThat(word(FlowKey.DST_HI)).isEqualTo((long) B << 32);
+        assertThat(FlowKey.flags(m.descriptors(), m.flowKeyAddress()) & FlowKey.FLAG_SLOW_PATH_ONLY).isNotZero();
+    }
+
+    @Test
+    void ipv6ExtensionHeadersAreSkippedUpToTheLimit() {
+        Frames twoExtensions = Frames.ethernet(DST, SRC).ipv6(0, 0xFD00L << 48, 1, 0xFD01L << 48, 2, 8 + 8 + 8)
+                .u8(60).u8(0).zeros(6) // hop-by-hop → destination options
+                .u8(17).u8(0).zeros(6) // destination options → UDP
+                .udp(53, 5353, 0);
+        assertThat(parse(twoExtensions, 0)).isEqualTo(FrameParser.PARSED);
+        long l4 = word(FlowKey.L4);
+        assertThat(FlowKey.proto(l4)).isEqualTo(17);
+        assertThat(FlowKey.ipVersion(l4)).isEqualTo(6);
+        assertThat(FlowKey.dstPort(l4)).isEqualTo(5353);
+        assertThat(word(FlowKey.SRC_LO)).isEqualTo(1);
+        assertThat(word(FlowKey.DST_LO)).isEqualTo(2);
+
+        Frames tooMany = Frames.ethernet(DST, SRC).ipv6(60, 0, 1, 0, 2, 5 * 8 + 8);
+        for (int i = 0; i < 5; i++) {
+            tooMany.u8(i < 4 ? 60 : 17).u8(0).zeros(6);
+        }
+        assertThat(parse(tooMany.udp(1, 2, 0), 0)).isEqualTo(DropReason.IPV6_EXTENSION_LIMIT.ordinal());
+    }
+
+    @Test
+    void icmpAndIcmpv6UseTypeAndCodeAsPorts() {
+        parse(Frames.ethernet(DST, SRC).ipv4(1, A, B, 64, 0, 8).icmp(8, 0), 0);
+        assertThat(FlowKey.srcPort(word(FlowKey.L4))).isEqualTo(8);
+        parse(Frames.ethernet(DST, SRC).ipv6(58, 0, 1, 0, 2, 8).icmp(128, 0), 0);
+        assertThat(FlowKey.proto(word(FlowKey.L4))).isEqualTo(58);
+        assertThat(FlowKey.srcPort(word(FlowKey.L4))).isEqualTo(128);
+    }
+
+    @Test
+    void laterFragmentsAreKeyedWithoutPorts() {
+        Frames fragment = Frames.ethernet(DST, SRC).u16(FlowKey.ETHERTYPE_IPV4)
+                .u8(0x45).u8(0).u16(28).u16(0).u16(0x0010).u8(64).u8(17).u16(0).u32(A).u32(B).zeros(8);
+        assertThat(parse(fragment, 0)).isEqualTo(FrameParser.PARSED);
+        assertThat(FlowKey.srcPort(word(FlowKey.L4))).isZero();
+        assertThat(FlowKey.proto(word(FlowKey.L4))).isEqualTo(17);
+    }
+
+    @Test
+    void malformedFramesNameTheirReason() {
+        assertThat(parse(Frames.ethernet(DST, SRC).u8(8), 0)).isEqualTo(DropReason.TRUNCATED_ETHERNET.ordinal());
+        assertThat(parse(Frames.ethernet(DST, SRC).u16(0x8100).u8(0), 0)).isEqualTo(DropReason.TRUNCATED_VLAN.ordinal());
+        assertThat(parse(Frames.ethernet(DST, SRC).u16(0x88CC).zeros(40), 0))
+                .isEqualTo(DropReason.UNSUPPORTED_ETHERTYPE.ordinal());
+        assertThat(parse(Frames.ethernet(DST, SRC).u16(0x0806).zeros(10), 0)).isEqualTo(DropReason.TRUNCATED_ARP.ordinal());
+        assertThat(parse(Frames.ethernet(DST, SRC).u16(0x0800).zeros(10), 0)).isEqualTo(DropReason.TRUNCATED_IPV4.ordinal());
+        assertThat(parse(Frames.ethernet(DST, SRC).u16(0x0800).u8(0x44).zeros(19), 0))
+                .isEqualTo(DropReason.BAD_IPV4_HEADER.ordinal());
+        assertThat(parse(Frames.ethernet(DST, SRC).ipv4(17, A, B, 64, 0, 100).udp(1, 2, 0), 0))
+                .isEqualTo(DropReason.BAD_IPV4_LENGTH.ordinal());
+        assertThat(parse(Frames.ethernet(DST, SRC).ipv4(17, A, B, 64, 0, 4).u32(0), 0))
+                .isEqualTo(DropReason.TRUNCATED_L4.ordinal());
+        assertThat(parse(Frames.ethernet(DST, SRC).ipv4(6, A, B, 64, 0, 20).u16(1).u16(2).u32(0).u32(0).u8(0x20)
+                .zeros(7), 0)).isEqualTo(DropReason.BAD_TCP_HEADER.ordinal());
+        assertThat(parse(Frames.ethernet(DST, SRC).u16(0x86DD).zeros(20), 0)).isEqualTo(DropReason.TRUNCATED_IPV6.ordinal());
+        assertThat(parse(Frames.ethernet(DST, SRC).u16(0x86DD).u8(0x40).zeros(39), 0))
+                .isEqualTo(DropReason.BAD_IPV6_HEADER.ordinal());
+        assertThat(parse(Frames.ethernet(DST, SRC).ipv6(17, 0, 1, 0, 2, 200).udp(1, 2, 0), 0))
+                .isEqualTo(DropReason.BAD_IPV6_LENGTH.ordinal());
+    }
+
+    @Test
+    void twoDirectionsOfAFlowHaveDifferentKeys() {
+        parse(Frames.ethernet(DST, SRC).ipv4(17, A, B, 64, 0, 8).udp(1, 2, 0), 0);
+        int forward = m.flowHash();
+        parse(Frames.ethernet(DST, SRC).ipv4(17, B, A, 64, 0, 8).udp(2, 1, 0), 0);
+        assertThat(m.flowHash()).isNotEqualTo(forward);
+    }
+}
