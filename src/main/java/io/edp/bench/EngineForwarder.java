@@ -6,6 +6,7 @@ import io.edp.engine.EngineConfig;
 import io.edp.engine.Mode;
 import io.edp.engine.nic.NicDrivers;
 import io.edp.engine.nic.PortConfig;
+import io.edp.engine.nic.afpacket.AfPacketDriver;
 import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.Route;
 import io.edp.engine.slowpath.Verdict;
@@ -34,13 +35,15 @@ final class EngineForwarder implements AfPacketBench.Forwarder {
         engine = Engine.start(config, NicDrivers.standard(), SystemClock.INSTANCE);
     }
 
-    /** Closes the engine; prints the reasons it dropped frames for, if any, so a loss figure can be explained. */
+    /** Closes the engine; prints where frames were lost (kernel RX ring, TX ring, engine drop reasons). */
     @Override
     public void close() {
         String drops = StatsLine.drops(engine.stats());
+        AfPacketDriver ingress = (AfPacketDriver) engine.driver(1);
+        AfPacketDriver egress = (AfPacketDriver) engine.driver(2);
+        String driverLosses = "       ingress ring drops=" + ingress.rxRingDrops() + ", egress TX ring full=" + egress.txDropped(0)
+                + (egress.txKickFailures(0) == 0 ? "" : ", failed kicks=" + egress.txKickFailures(0) + " " + egress.txLastKickError(0));
         engine.close();
-        if (!drops.isEmpty()) {
-            System.out.println("       engine drops:" + drops);
-        }
+        System.out.println(driverLosses + (drops.isEmpty() ? "" : "; engine drops:" + drops));
     }
 }
