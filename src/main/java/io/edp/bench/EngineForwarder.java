@@ -20,13 +20,18 @@ import java.util.Map;
  */
 final class EngineForwarder implements AfPacketBench.Forwarder {
 
+    private static final int BENCH_RX_BLOCKS = 256;
+
     private final Engine engine;
 
     EngineForwarder(String ingress, String egress, Mode mode) {
         EngineConfig config = EngineConfig.builder()
                 .mode(mode)
                 .workers(0, 1)
-                .port(new PortConfig(1, "ingress", 0, 1, 1, "af_packet", Map.of("interface", ingress)))
+                // 64 MiB RX ring: on a shared 2-core machine the worker can be descheduled for a large fraction
+                // of a second; the ring, not the engine, decides whether that costs frames
+                .port(new PortConfig(1, "ingress", 0, 1, 1, "af_packet", Map.of("interface", ingress,
+                        "rxBlockCount", Integer.toString(BENCH_RX_BLOCKS))))
                 .port(new PortConfig(2, "egress", 0, 1, 1, "af_packet", Map.of("interface", egress)))
                 .route(new Route("10.0.1.0/24", "02:00:00:00:00:99", 2, 0))
                 .rule(FirewallRule.of(1, "192.0.2.0/24", "any", 0, Verdict.DROP))
