@@ -10,9 +10,8 @@ import io.edp.engine.EngineStats;
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.time.SystemClock;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The engine on real interfaces: trafgen in a generator namespace sends 64 UDP flows to the engine's router MAC
@@ -26,24 +25,13 @@ class EngineOverVethTest {
     private static final int BLOCKED_SOURCE_PORT = TrafgenProfile.FIRST_SOURCE_PORT + 3;
     private static final long DEADLINE_NANOS = 15_000_000_000L;
 
-    private static VethLab lab;
-    private static VethLab.ForwardingPath path;
-
-    @BeforeAll
-    static void buildTopology() {
-        lab = new VethLab();
-        path = lab.forwardingPath();
-    }
-
-    @AfterAll
-    static void removeTopology() {
-        if (lab != null) {
-            lab.close();
-        }
-    }
+    @RegisterExtension
+    static final ForwardingPathExtension TOPOLOGY = new ForwardingPathExtension();
 
     @Test
     void framesCrossTheEngineRoutedExceptTheFlowTheFirewallDropsAndEveryCounterAgrees() {
+        VethLab lab = TOPOLOGY.lab();
+        VethLab.ForwardingPath path = TOPOLOGY.path();
         long frames = (long) FLOWS * FRAMES_PER_FLOW;
         long blocked = FRAMES_PER_FLOW;
         EngineConfig config = RoutedWithOneFlowBlocked.config(
@@ -82,7 +70,7 @@ class EngineOverVethTest {
 
     private static void awaitCounter(String namespace, String device, long atLeast) {
         long deadline = System.nanoTime() + DEADLINE_NANOS;
-        while (lab.counter(namespace, device, "rx_packets") < atLeast && System.nanoTime() < deadline) {
+        while (TOPOLOGY.lab().counter(namespace, device, "rx_packets") < atLeast && System.nanoTime() < deadline) {
             Thread.onSpinWait();
         }
     }

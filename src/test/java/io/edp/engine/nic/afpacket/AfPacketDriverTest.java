@@ -7,14 +7,14 @@ import io.edp.bench.VethLab;
 import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.mbuf.MbufPool;
+import io.edp.engine.nic.ForwardingPathExtension;
 import io.edp.engine.nic.NicDriver;
 import io.edp.engine.nic.TestFrames;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The driver on veth pairs: a generator namespace sends with trafgen into {@code in<id>}, a minimal forwarding
@@ -26,28 +26,17 @@ class AfPacketDriverTest {
     private static final int FLOWS = 64;
     private static final long DEADLINE_NANOS = 10_000_000_000L;
 
-    private static VethLab lab;
-    private static VethLab.ForwardingPath path;
+    @RegisterExtension
+    static final ForwardingPathExtension TOPOLOGY = new ForwardingPathExtension();
 
     private final MbufPool pool = new MbufPool(4096, Mbuf.DESCRIPTOR_BYTES);
     private final MbufCache cache = new MbufCache(pool);
     private final int[] burst = new int[NicDriver.MAX_BURST];
 
-    @BeforeAll
-    static void buildTopology() {
-        lab = new VethLab();
-        path = lab.forwardingPath();
-    }
-
-    @AfterAll
-    static void removeTopology() {
-        if (lab != null) {
-            lab.close();
-        }
-    }
-
     @Test
     void forwardsEveryFrameAcrossTwoFanoutQueuesAndTheInterfaceCountersAgree() {
+        VethLab lab = TOPOLOGY.lab();
+        VethLab.ForwardingPath path = TOPOLOGY.path();
         long frames = 3000;
         long sinkBefore = lab.counter(path.sink(), VethLab.SINK_DEVICE, "rx_packets");
         long inBefore = lab.counter(null, path.ingress(), "rx_packets");
@@ -80,6 +69,8 @@ class AfPacketDriverTest {
 
     @Test
     void vlanTagTheKernelStripsIsPutBackIntoTheFrame() {
+        VethLab lab = TOPOLOGY.lab();
+        VethLab.ForwardingPath path = TOPOLOGY.path();
         try (AfPacketDriver rx = AfPacketDriver.open(AfPacketConfig.of(path.ingress(), 1), 1, pool)) {
             lab.trafgen(path.generator(), VethLab.GENERATOR_DEVICE, new TrafgenProfile(1, 64, 100), 1);
 
@@ -98,6 +89,8 @@ class AfPacketDriverTest {
 
     @Test
     void framesItTransmitsDoNotComeBackOnItsOwnReceiveQueue() {
+        VethLab lab = TOPOLOGY.lab();
+        VethLab.ForwardingPath path = TOPOLOGY.path();
         long frames = 500;
         long sinkBefore = lab.counter(path.sink(), VethLab.SINK_DEVICE, "rx_packets");
         try (AfPacketDriver port = AfPacketDriver.open(AfPacketConfig.of(path.egress(), 1), 2, pool)) {
@@ -138,7 +131,7 @@ class AfPacketDriverTest {
 
     private static void awaitCounter(String namespace, String device, String statistic, long atLeast) {
         long deadline = System.nanoTime() + DEADLINE_NANOS;
-        while (lab.counter(namespace, device, statistic) < atLeast && System.nanoTime() < deadline) {
+        while (TOPOLOGY.lab().counter(namespace, device, statistic) < atLeast && System.nanoTime() < deadline) {
             Thread.onSpinWait();
         }
     }
