@@ -173,6 +173,15 @@ public final class Engine implements AutoCloseable {
         return g.number();
     }
 
+    /**
+     * Returns once every worker has started a new iteration. Counters are plain per-worker longs; the workers'
+     * iteration epochs are volatile, so a {@link #stats()} taken after this includes every packet handled
+     * before it was called.
+     */
+    public void sync() {
+        awaitGracePeriod();
+    }
+
     /** Waits until every worker has started a new iteration, i.e. none still runs on an older generation. */
     private void awaitGracePeriod() {
         long[] seen = new long[workers.length];

@@ -168,6 +168,12 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
             return this;
         }
 
+        public Builder vnics(List<VnicConfig> value) {
+            vnics.clear();
+            vnics.addAll(value);
+            return this;
+        }
+
         public Builder workers(int numaNode, int count) {
             workers.put(numaNode, count);
             return this;

@@ -21,12 +21,12 @@ import java.util.List;
  *   2   64     dstHi      |  the flow key words 0..4 of {@link FlowKey}
  *   3   64     dstLo      |
  *   4   64     l4        /
- *   5   0..25  VLAN tags (flow key word 5 & {@link FlowKey#L2_KEY_MASK})
- *       26..47 action index (22 bits) into the worker's action table
- *       48..63 generation (low 16 bits; workers flush when the high bits change)
+ *   5   64     l2        destination MAC and outer VLAN tag
  *   6   32..63 expiry, milliseconds of the engine clock (wrap-safe int compare)
- *        0..31 packets (modulo 2^32)
- *   7   64     bytes
+ *       16..31 action index into the worker's action table (which holds at most 65,536)
+ *        0..15 generation (low 16 bits; workers flush when the high bits change)
+ *   7   32..63 packets  \ since install or revalidation, modulo 2^32
+ *        0..31 bytes    /
  * </pre>
  * Staged expiry: an installed entry expires at now + U[min, max], drawn from a per-cache xorshift generator, so
  * flows installed together do not come back to the slow path together. When both buckets are full, the entry
@@ -55,11 +55,9 @@ public final class FlowCache {
 
     private static final int WAYS = 4;
     private static final int WORDS = 8;
-    private static final int ACTION_SHIFT = 26;
-    private static final long ACTION_MASK = (1L << 22) - 1;
-    private static final int GENERATION_SHIFT = 48;
-    public static final int MAX_ACTIONS = (int) ACTION_MASK + 1;
-    private static final long PACKETS_MASK = 0xFFFF_FFFFL;
+    /** Action indices the entry can hold. */
+    public static final int MAX_ACTIONS = 1 << 16;
+    private static final long COUNTER_MASK = 0xFFFF_FFFFL;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
     private final int capacity;
@@ -108,9 +106,8 @@ public final class FlowCache {
             return MISS;
         }
         int base = slot * WORDS;
-        long meta = entries[base + 5];
-        if ((int) (meta >>> GENERATION_SHIFT) != (generation & 0xFFFF)
-                || (int) (entries[base + 6] >>> 32) - nowMillis <= 0) {
+        long meta = entries[base + 6];
+        if (((int) meta & 0xFFFF) != (generation & 0xFFFF) || (int) (meta >>> 32) - nowMillis <= 0) {
             counters[REVALIDATIONS]++;
             return STALE;
         }
@@ -133,15 +130,14 @@ public final class FlowCache {
 
     /** The action index of a current entry found by {@link #lookup}. */
     public int actionIndex(int slot) {
-        return (int) ((entries[slot * WORDS + 5] >>> ACTION_SHIFT) & ACTION_MASK);
+        return (int) (entries[slot * WORDS + 6] >>> 16) & 0xFFFF;
     }
 
     /** Counts one packet of {@code bytes} on the entry at {@code slot}. */
     public void count(int slot, int bytes) {
         int base = slot * WORDS;
-        long w6 = entries[base + 6];
-        entries[base + 6] = (w6 & ~PACKETS_MASK) | ((w6 + 1) & PACKETS_MASK);
-        entries[base + 7] += bytes;
+        long w7 = entries[base + 7];
+        entries[base + 7] = (w7 + (1L << 32) & ~COUNTER_MASK) | ((w7 + bytes) & COUNTER_MASK);
     }
 
     /**
@@ -150,7 +146,7 @@ public final class FlowCache {
      */
     public int install(MemorySegment descriptors, long keyBase, int hash, int actionIndex, int generation,
             int nowMillis) {
-        if (actionIndex < 0 || actionIndex > ACTION_MASK) {
+        if (actionIndex < 0 || actionIndex >= MAX_ACTIONS) {
             counters[INSERTION_FAILURES]++;
             return -1;
         }
@@ -160,13 +156,11 @@ public final class FlowCache {
             counters[INSERTIONS]++;
         }
         int base = slot * WORDS;
-        for (int w = 0; w < 5; w++) {
+        for (int w = 0; w < 6; w++) {
             entries[base + w] = descriptors.get(LONG, keyBase + 8L * w);
         }
-        long vlans = descriptors.get(LONG, keyBase + FlowKey.L2) & FlowKey.L2_KEY_MASK;
-        entries[base + 5] = vlans | ((long) actionIndex << ACTION_SHIFT)
-                | ((long) (generation & 0xFFFF) << GENERATION_SHIFT);
-        entries[base + 6] = (long) (nowMillis + minExpiryMillis + nextSpread()) << 32;
+        entries[base + 6] = ((long) (nowMillis + minExpiryMillis + nextSpread()) << 32)
+                | ((long) actionIndex << 16) | (generation & 0xFFFF);
         entries[base + 7] = 0;
         signatures[slot] = hash;
         return slot;
@@ -208,8 +202,8 @@ public final class FlowCache {
                 int b = slot * WORDS;
                 String key = FlowKey.describe(entries[b], entries[b + 1], entries[b + 2], entries[b + 3],
                         entries[b + 4], entries[b + 5]);
-                flows.add(new CachedFlow(key, entries[b + 6] & PACKETS_MASK, entries[b + 7], actionIndex(slot),
-                        (int) (entries[b + 5] >>> GENERATION_SHIFT)));
+                flows.add(new CachedFlow(key, entries[b + 7] >>> 32, entries[b + 7] & COUNTER_MASK,
+                        actionIndex(slot), (int) entries[b + 6] & 0xFFFF));
             }
         }
         flows.sort(Comparator.comparingLong(CachedFlow::packets).reversed());
@@ -246,7 +240,7 @@ public final class FlowCache {
                 && entries[base + 2] == d.get(LONG, keyBase + 16)
                 && entries[base + 3] == d.get(LONG, keyBase + 24)
                 && entries[base + 4] == d.get(LONG, keyBase + 32)
-                && (entries[base + 5] & FlowKey.L2_KEY_MASK) == (d.get(LONG, keyBase + 40) & FlowKey.L2_KEY_MASK);
+                && entries[base + 5] == d.get(LONG, keyBase + 40);
     }
 
     private int freeOrVictim(int hash, int nowMillis) {

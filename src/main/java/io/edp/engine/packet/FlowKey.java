@@ -14,17 +14,20 @@ import java.lang.foreign.ValueLayout;
  *   16   8  dstHi    as srcHi, destination
  *   24   8  dstLo    as srcLo, destination
  *   32   8  l4       srcPort(16) dstPort(16) proto(8) ipVersion(8) inPort(16); ICMP: type and code as ports
- *   40   8  l2       outer VLAN tag (13: 0x1000 = tagged | VID) inner tag (13) etherType (16) 0 (22)
+ *   40   8  l2       destination MAC (48) outer VLAN tag (16: 0x1000 = tagged | VID)
  *   48   1  tcpFlags
  *   49   1  ttl      IPv4 TTL or IPv6 hop limit
  *   50   1  flags    {@link #FLAG_SLOW_PATH_ONLY}
  *   51   1  reserved
- *   52   6  dstMac
+ *   52   2  innerTag QinQ inner tag, as the outer one
+ *   54   2  etherType
+ *   56   2  reserved
  *   58   6  srcMac
  * </pre>
- * The flow cache stores words 0..4 and the VLAN bits of word 5 ({@link #L2_KEY_MASK}); the etherType is implied
- * by ipVersion because only IP flows are cached. MACs are not part of the key (DESIGN.md: ingress port, VLAN,
- * addresses, protocol, ports): for a given ingress port and VLAN the IP destination decides the next hop.
+ * The flow cache keys on words 0..5. The destination MAC is in the key because the IOChain's decision depends
+ * on it (switched to a vNIC, or routed when it is the router's); the etherType is implied by ipVersion because
+ * only IP flows are cached, and QinQ frames (rare on VM ports) always take the IOChain, so the inner tag stays
+ * out of the key and the whole entry fits one cache line.
  */
 public final class FlowKey {
 
@@ -37,13 +40,12 @@ public final class FlowKey {
     public static final int TCP_FLAGS = 48;
     public static final int TTL = 49;
     public static final int FLAGS = 50;
-    public static final int DST_MAC = 52;
+    public static final int INNER_TAG = 52;
+    public static final int ETHER_TYPE = 54;
     public static final int SRC_MAC = 58;
 
-    /** The key words of {@link #L2} that take part in flow identity (both VLAN tags). */
-    public static final long L2_KEY_MASK = (1L << 26) - 1;
     public static final int VLAN_TAGGED = 0x1000;
-    /** Set for frames the flow cache never serves (ARP): they always run the IOChain. */
+    /** Set for frames the flow cache never serves (ARP, QinQ): they always run the IOChain. */
     public static final int FLAG_SLOW_PATH_ONLY = 1;
 
     public static final int TCP_FIN = 0x01;
@@ -64,6 +66,7 @@ public final class FlowKey {
 
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
+    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
 
     private FlowKey() {
     }
@@ -73,8 +76,8 @@ public final class FlowKey {
                 | inPort;
     }
 
-    public static long l2Word(int outerTag, int innerTag, int etherType) {
-        return outerTag | ((long) innerTag << 13) | ((long) etherType << 26);
+    public static long l2Word(long dstMac, int outerTag) {
+        return (dstMac << 16) | outerTag;
     }
 
     public static int srcPort(long l4) {
@@ -98,15 +101,19 @@ public final class FlowKey {
     }
 
     public static int outerTag(long l2) {
-        return (int) l2 & 0x1FFF;
+        return (int) l2 & 0xFFFF;
     }
 
-    public static int innerTag(long l2) {
-        return (int) (l2 >>> 13) & 0x1FFF;
+    public static long dstMac(long l2) {
+        return l2 >>> 16;
     }
 
-    public static int etherType(long l2) {
-        return (int) (l2 >>> 26) & 0xFFFF;
+    public static int innerTag(MemorySegment descriptors, long keyBase) {
+        return descriptors.get(SHORT, keyBase + INNER_TAG) & 0xFFFF;
+    }
+
+    public static int etherType(MemorySegment descriptors, long keyBase) {
+        return descriptors.get(SHORT, keyBase + ETHER_TYPE) & 0xFFFF;
     }
 
     /** The key word at {@code word} (0..5) of the mbuf at descriptor offset {@code keyBase}. */
@@ -126,11 +133,11 @@ public final class FlowKey {
         return descriptors.get(BYTE, keyBase + FLAGS) & 0xFF;
     }
 
-    /** A 48-bit MAC read from the key line at {@link #DST_MAC} or {@link #SRC_MAC}. */
-    public static long mac(MemorySegment descriptors, long keyBase, int offset) {
+    /** The source MAC (the destination MAC is in word {@link #L2}). */
+    public static long srcMac(MemorySegment descriptors, long keyBase) {
         long mac = 0;
         for (int i = 0; i < 6; i++) {
-            mac = (mac << 8) | (descriptors.get(BYTE, keyBase + offset + i) & 0xFF);
+            mac = (mac << 8) | (descriptors.get(BYTE, keyBase + SRC_MAC + i) & 0xFF);
         }
         return mac;
     }
@@ -142,7 +149,7 @@ public final class FlowKey {
         h = (h ^ w2) * 0x94D049BB133111EBL;
         h = (h ^ w3) * 0x9E3779B97F4A7C15L;
         h = (h ^ w4) * 0xBF58476D1CE4E5B9L;
-        h = (h ^ (w5 & L2_KEY_MASK)) * 0x94D049BB133111EBL;
+        h = (h ^ w5) * 0x94D049BB133111EBL;
         int hash = (int) (h ^ (h >>> 32));
         return hash == 0 ? 1 : hash;
     }
@@ -158,7 +165,8 @@ public final class FlowKey {
             default -> "proto" + proto(w4);
         };
         String vlan = outerTag(w5) == 0 ? "" : " vlan " + (outerTag(w5) & 0xFFF);
-        return "port " + inPort(w4) + vlan + " " + proto + " " + address(version, w0, w1) + ":" + srcPort(w4)
+        String mac = " to " + io.edp.engine.slowpath.MacAddress.format(dstMac(w5));
+        return "port " + inPort(w4) + vlan + mac + " " + proto + " " + address(version, w0, w1) + ":" + srcPort(w4)
                 + " > " + address(version, w2, w3) + ":" + dstPort(w4);
     }
 

@@ -24,6 +24,7 @@ public final class FrameParser {
     private static final ValueLayout.OfLong BE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
+    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
 
     private static final int ETHERNET_HEADER = 14;
     private static final int VLAN_TAG = 4;
@@ -65,11 +66,14 @@ public final class FrameParser {
         int l3 = at + 2;
         MemorySegment d = m.descriptors();
         long key = m.flowKeyAddress();
-        d.set(BYTE, key + FlowKey.FLAGS, (byte) 0);
+        d.set(BYTE, key + FlowKey.FLAGS, (byte) (innerTag == 0 ? 0 : FlowKey.FLAG_SLOW_PATH_ONLY));
         d.set(BYTE, key + FlowKey.TCP_FLAGS, (byte) 0);
-        copyMacs(data, frame, d, key);
+        d.set(SHORT, key + FlowKey.INNER_TAG, (short) innerTag);
+        d.set(SHORT, key + FlowKey.ETHER_TYPE, (short) etherType);
+        MemorySegment.copy(data, frame + 6, d, key + FlowKey.SRC_MAC, 6);
         m.l3Offset(l3);
-        long l2 = FlowKey.l2Word(outerTag, innerTag, etherType);
+        long dstMac = ((long) u16(data, frame) << 32) | (u32(data, frame + 2) & 0xFFFF_FFFFL);
+        long l2 = FlowKey.l2Word(dstMac, outerTag);
         int inPort = m.port();
         return switch (etherType) {
             case FlowKey.ETHERTYPE_IPV4 -> ipv4(m, data, frame, length, l3, d, key, l2, inPort);
@@ -88,7 +92,7 @@ public final class FrameParser {
         long spa = (long) u32(data, frame + l3 + 14) << 32;
         long tpa = (long) u32(data, frame + l3 + 24) << 32;
         int operation = u16(data, frame + l3 + 6);
-        d.set(BYTE, key + FlowKey.FLAGS, (byte) FlowKey.FLAG_SLOW_PATH_ONLY);
+        d.set(BYTE, key + FlowKey.FLAGS, (byte) FlowKey.FLAG_SLOW_PATH_ONLY); // ARP never enters the cache
         d.set(BYTE, key + FlowKey.TTL, (byte) 0);
         m.l4Offset(0);
         return finish(m, d, key, spa, 0, tpa, 0, FlowKey.l4Word(0, 0, operation & 0xFF, 0, inPort), l2);
@@ -218,10 +222,6 @@ public final class FrameParser {
         d.set(LONG, key + FlowKey.L2, l2);
         m.flowHash(FlowKey.hash(srcHi, srcLo, dstHi, dstLo, l4, l2));
         return PARSED;
-    }
-
-    private static void copyMacs(MemorySegment data, long frame, MemorySegment d, long key) {
-        MemorySegment.copy(data, frame, d, key + FlowKey.DST_MAC, 12);
     }
 
     private static int u8(MemorySegment data, long at) {

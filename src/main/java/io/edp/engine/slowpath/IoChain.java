@@ -58,7 +58,7 @@ public final class IoChain {
         // switching: the frame's segment is its tag on an uplink, the vNIC's VLAN on a VM port
         int outerTag = FlowKey.outerTag(l2);
         int segment = t.isUplink(inPort) ? outerTag & 0xFFF : t.accessVlan(inPort);
-        long dstMac = FlowKey.mac(d, key, FlowKey.DST_MAC);
+        long dstMac = FlowKey.dstMac(l2);
         boolean routed = dstMac == t.routerMac();
         int outPort = -1;
         if (!routed) {

@@ -46,7 +46,7 @@ public final class Worker implements Runnable {
     public static final int COUNTER_COUNT = 8;
 
     private static final int SWEEP_BUDGET = 16;
-    private static final int ACTION_TABLE_CAPACITY = 65_536;
+    private static final int ACTION_TABLE_CAPACITY = FlowCache.MAX_ACTIONS;
     private static final int SLOW_PATH_TCP_FLAGS = FlowKey.TCP_SYN | FlowKey.TCP_FIN | FlowKey.TCP_RST;
 
     private final int id;

@@ -30,7 +30,7 @@ class FlowCacheTest {
         long src = (long) (0x0A000000 + i) << 32;
         long dst = (long) 0x0A800001 << 32;
         long l4 = FlowKey.l4Word(1024 + (i & 0x7FFF), 5001, 17, 4, 0);
-        long l2 = FlowKey.l2Word(0, 0, FlowKey.ETHERTYPE_IPV4);
+        long l2 = FlowKey.l2Word(0x020000000001L, 0);
         key.set(ValueLayout.JAVA_LONG, FlowKey.SRC_HI, src);
         key.set(ValueLayout.JAVA_LONG, FlowKey.SRC_LO, 0);
         key.set(ValueLayout.JAVA_LONG, FlowKey.DST_HI, dst);

@@ -48,8 +48,8 @@ class FrameParserTest {
         assertThat(FlowKey.proto(l4)).isEqualTo(17);
         assertThat(FlowKey.ipVersion(l4)).isEqualTo(4);
         assertThat(FlowKey.inPort(l4)).isEqualTo(7);
-        assertThat(FlowKey.mac(m.descriptors(), m.flowKeyAddress(), FlowKey.DST_MAC)).isEqualTo(DST);
-        assertThat(FlowKey.mac(m.descriptors(), m.flowKeyAddress(), FlowKey.SRC_MAC)).isEqualTo(SRC);
+        assertThat(FlowKey.dstMac(word(FlowKey.L2))).isEqualTo(DST);
+        assertThat(FlowKey.srcMac(m.descriptors(), m.flowKeyAddress())).isEqualTo(SRC);
         assertThat(m.l3Offset()).isEqualTo(14);
         assertThat(m.l4Offset()).isEqualTo(34);
         assertThat(m.flowHash()).isNotZero();
@@ -71,10 +71,11 @@ class FrameParserTest {
         assertThat(m.l3Offset()).isEqualTo(18);
 
         parse(Frames.ethernet(DST, SRC).vlan(0x88A8, 100).vlan(0x8100, 20).ipv4(17, A, B, 64, 0, 8).udp(1, 2, 0), 0);
-        long l2 = word(FlowKey.L2);
-        assertThat(FlowKey.outerTag(l2)).isEqualTo(FlowKey.VLAN_TAGGED | 100);
-        assertThat(FlowKey.innerTag(l2)).isEqualTo(FlowKey.VLAN_TAGGED | 20);
-        assertThat(FlowKey.etherType(l2)).isEqualTo(FlowKey.ETHERTYPE_IPV4);
+        assertThat(FlowKey.outerTag(word(FlowKey.L2))).isEqualTo(FlowKey.VLAN_TAGGED | 100);
+        assertThat(FlowKey.innerTag(m.descriptors(), m.flowKeyAddress())).isEqualTo(FlowKey.VLAN_TAGGED | 20);
+        assertThat(FlowKey.etherType(m.descriptors(), m.flowKeyAddress())).isEqualTo(FlowKey.ETHERTYPE_IPV4);
+        assertThat(FlowKey.flags(m.descriptors(), m.flowKeyAddress()) & FlowKey.FLAG_SLOW_PATH_ONLY)
+                .as("QinQ always takes the IOChain").isNotZero();
         assertThat(m.l3Offset()).isEqualTo(22);
     }
 
@@ -154,6 +155,14 @@ class FrameParserTest {
                 .isEqualTo(DropReason.BAD_IPV6_HEADER.ordinal());
         assertThat(parse(Frames.ethernet(DST, SRC).ipv6(17, 0, 1, 0, 2, 200).udp(1, 2, 0), 0))
                 .isEqualTo(DropReason.BAD_IPV6_LENGTH.ordinal());
+    }
+
+    @Test
+    void theDestinationMacIsPartOfTheKey() {
+        parse(Frames.ethernet(DST, SRC).ipv4(17, A, B, 64, 0, 8).udp(1, 2, 0), 0);
+        int toVm = m.flowHash();
+        parse(Frames.ethernet(0x02ED00000001L, SRC).ipv4(17, A, B, 64, 0, 8).udp(1, 2, 0), 0);
+        assertThat(m.flowHash()).isNotEqualTo(toVm);
     }
 
     @Test

@@ -230,7 +230,8 @@ public final class TrafficGenerator {
             int l4Bytes = proto == TCP_KIND ? 20 : 8;
             int length = Math.max(profile.frameBytes(), l2Bytes + l3Bytes + l4Bytes + TRAILER_BYTES);
             templateLength[kind] = length;
-            headerLength[kind] = l2Bytes + l3Bytes + l4Bytes;
+            // the template's zero padding goes out too, so the leading bytes of a frame are deterministic
+            headerLength[kind] = Math.min(length - TRAILER_BYTES, TEMPLATE_BYTES);
             long t = (long) kind * TEMPLATE_BYTES;
             MemorySegment d = templates;
             d.set(BE_SHORT, t, (short) (dstMac >>> 32));

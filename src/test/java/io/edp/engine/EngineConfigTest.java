@@ -1,0 +1,63 @@
+package io.edp.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.edp.engine.nic.PortConfig;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class EngineConfigTest {
+
+    @Test
+    void nsxModeNamesAreAcceptedAndBareStandardIsRejectedAsAmbiguous() {
+        assertThat(Mode.parse("ENS")).isEqualTo(Mode.EDP_DEDICATED);
+        assertThat(Mode.parse("ens_interrupt")).isEqualTo(Mode.EDP_STANDARD);
+        assertThat(Mode.parse("legacy")).isEqualTo(Mode.LEGACY);
+        assertThatThrownBy(() -> Mode.parse("STANDARD")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("LEGACY").hasMessageContaining("EDP_STANDARD");
+        assertThatThrownBy(() -> Mode.parse("turbo")).hasMessageContaining("unknown");
+    }
+
+    @Test
+    void invalidSettingsNameTheirField() {
+        assertThatThrownBy(() -> TestTopology.config(Mode.LEGACY)
+                .flowCache(FlowCacheConfig.DEFAULT.withCapacity(100_000)).build())
+                .hasMessageContaining("flowCache.capacity");
+        assertThatThrownBy(() -> new FlowCacheConfig(1024, Duration.ofSeconds(150), Duration.ofSeconds(90)))
+                .hasMessageContaining("expiry");
+        assertThatThrownBy(() -> TestTopology.config(Mode.LEGACY).port(PortConfig.loopback(0, "again", 0, 1, 1)).build())
+                .hasMessageContaining("ports: duplicate id 0");
+        assertThatThrownBy(() -> TestTopology.config(Mode.LEGACY)
+                .vnic(new VnicConfig("ghost", "vm-x", 9, "02:00:00:00:00:09", 0, AdapterType.E1000)).build())
+                .hasMessageContaining("vnics[ghost].port");
+        assertThatThrownBy(() -> new VnicConfig("bad", "vm", 1, "not-a-mac", 0, AdapterType.VMXNET3))
+                .hasMessageContaining("vnics[bad].mac");
+        assertThatThrownBy(() -> TestTopology.config(Mode.LEGACY).workers(0, 0).build())
+                .hasMessageContaining("workersPerNumaNode");
+        assertThatThrownBy(() -> PortConfig.loopback(2000, "x", 0, 1, 1)).hasMessageContaining("ports[id=2000].id");
+        assertThatThrownBy(() -> new PortConfig(1, "x", 0, 0, 1, "loopback", Map.of()))
+                .hasMessageContaining("ports[id=1].rxQueues");
+    }
+
+    @Test
+    void unknownDriversAndBadDriverOptionsAreReportedByPort() {
+        EngineConfig unknown = EngineConfig.builder().port(new PortConfig(0, "p", 0, 1, 1, "dpdk", Map.of())).build();
+        assertThatThrownBy(() -> Engine.start(unknown)).hasMessageContaining("ports[id=0].driver")
+                .hasMessageContaining("loopback");
+        EngineConfig badRing = EngineConfig.builder()
+                .port(new PortConfig(0, "p", 0, 1, 1, "loopback", Map.of("ringSize", "1000"))).build();
+        assertThatThrownBy(() -> Engine.start(badRing)).hasMessageContaining("ports[id=0].driverOptions.ringSize");
+    }
+
+    @Test
+    void applyRejectsTopologyChangesAndKeepsTheRunningGeneration() {
+        try (Engine engine = Engine.start(TestTopology.config(Mode.EDP_STANDARD).build())) {
+            EngineConfig morePorts = engine.config().toBuilder().port(PortConfig.loopback(9, "new", 0, 1, 1)).build();
+            assertThatThrownBy(() -> engine.apply(morePorts)).hasMessageContaining("ports");
+            assertThat(engine.generation()).isEqualTo(1);
+            assertThat(engine.apply(engine.config().toBuilder().mode(Mode.EDP_DEDICATED).build())).isEqualTo(2);
+        }
+    }
+}
