@@ -27,7 +27,7 @@ final class PacketSocket implements AutoCloseable {
 
     private final String interfaceName;
     private final int fd;
-    /** errno of the calls made through this socket: setup on the opening thread, then the queue's thread. */
+    /** errno of the setup and teardown calls made through this socket. */
     private final MemorySegment callState;
     private MemorySegment ring = MemorySegment.NULL;
 
@@ -62,10 +62,6 @@ final class PacketSocket implements AutoCloseable {
             throw new AfPacketException(interfaceName, "socket(AF_PACKET, SOCK_RAW)", Syscalls.errno(state));
         }
         return new PacketSocket(interfaceName, fd, state);
-    }
-
-    MemorySegment callState() {
-        return callState;
     }
 
     int fd() {

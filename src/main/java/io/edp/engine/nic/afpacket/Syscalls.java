@@ -15,9 +15,9 @@ import java.lang.invoke.VarHandle;
 
 /**
  * The libc calls a packet socket needs, as FFM downcall handles (no JNI). Every call captures {@code errno}
- * into a caller-owned call-state segment, so a queue's hot path (one {@code sendto} per TX burst) reads its
- * errno without allocating and without racing other threads. Results are raw: callers turn failures into
- * {@link AfPacketException}s that name the interface and the operation.
+ * into a caller-owned call-state segment (setup and teardown calls), except the per-burst TX kick (see
+ * {@code SENDTO}). Results are raw: callers turn failures into {@link AfPacketException}s that name the interface
+ * and the operation.
  */
 final class Syscalls {
 
@@ -45,8 +45,13 @@ final class Syscalls {
     private static final MethodHandle MMAP = downcall("mmap",
             FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
     private static final MethodHandle MUNMAP = downcall("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
-    private static final MethodHandle SENDTO = downcall("sendto",
+    // The TX kick runs once per burst, so it does not capture errno: capturing slices the capture segment on every
+    // call (SharedUtils.checkCaptureSegment), 40 bytes per burst unless the JIT inlines the whole call chain. Its
+    // errno, read after a failure through __errno_location, only feeds a diagnostic counter.
+    private static final MethodHandle SENDTO = LINKER.downcallHandle(symbol("sendto"),
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle ERRNO_LOCATION = LINKER.downcallHandle(symbol("__errno_location"),
+            FunctionDescriptor.of(ADDRESS.withTargetLayout(JAVA_INT)));
     private static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle IF_NAMETOINDEX = downcall("if_nametoindex", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     // ioctl is variadic: the request argument is the last fixed one
@@ -60,9 +65,11 @@ final class Syscalls {
         Linker.Option[] options = new Linker.Option[extra.length + 1];
         options[0] = CAPTURE_ERRNO;
         System.arraycopy(extra, 0, options, 1, extra.length);
-        MemorySegment symbol = LINKER.defaultLookup().find(name)
-                .orElseThrow(() -> new UnsatisfiedLinkError("libc has no " + name));
-        return LINKER.downcallHandle(symbol, descriptor, options);
+        return LINKER.downcallHandle(symbol(name), descriptor, options);
+    }
+
+    private static MemorySegment symbol(String name) {
+        return LINKER.defaultLookup().find(name).orElseThrow(() -> new UnsatisfiedLinkError("libc has no " + name));
     }
 
     /** A segment to receive errno; one per thread that makes calls (a queue owns one). */
@@ -129,9 +136,18 @@ final class Syscalls {
     }
 
     /** Kicks a TX ring: the kernel sends every frame marked SEND_REQUEST. Returns bytes queued or -1. */
-    static long kick(MemorySegment state, int fd) {
+    static long kick(int fd) {
         try {
-            return (long) SENDTO.invokeExact(state, fd, MemorySegment.NULL, 0L, MSG_DONTWAIT, MemorySegment.NULL, 0);
+            return (long) SENDTO.invokeExact(fd, MemorySegment.NULL, 0L, MSG_DONTWAIT, MemorySegment.NULL, 0);
+        } catch (Throwable t) {
+            throw linkageFailure(t);
+        }
+    }
+
+    /** This thread's errno as libc holds it now: right after a failed {@link #kick}, its cause (best effort). */
+    static int currentErrno() {
+        try {
+            return ((MemorySegment) ERRNO_LOCATION.invokeExact()).get(JAVA_INT, 0L);
         } catch (Throwable t) {
             throw linkageFailure(t);
         }

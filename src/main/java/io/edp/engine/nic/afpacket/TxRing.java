@@ -22,7 +22,6 @@ final class TxRing {
     private final int frameBytes;
     private final int frameCount;
     private final int socket;
-    private final MemorySegment callState;
 
     private int head;
     private final Mbuf mbuf;
@@ -37,7 +36,6 @@ final class TxRing {
         this.frameBytes = frameBytes;
         this.frameCount = frameCount;
         this.socket = socket.fd();
-        this.callState = socket.callState();
         this.mbuf = new Mbuf(pool);
     }
 
@@ -66,9 +64,9 @@ final class TxRing {
         cache.freeBurst(mbufs, count);
         if (sent > 0) {
             packets += sent;
-            if (Syscalls.kick(callState, socket) < 0) {
+            if (Syscalls.kick(socket) < 0) {
                 kickFailures++;
-                lastKickErrno = Syscalls.errno(callState);
+                lastKickErrno = Syscalls.currentErrno();
             }
         }
         return sent;
