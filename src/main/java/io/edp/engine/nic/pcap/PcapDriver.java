@@ -153,13 +153,6 @@ public final class PcapDriver implements NicDriver {
         return txPackets;
     }
 
-    /** Writes buffered output so that readers of the TX file see every frame transmitted so far. */
-    public void flush() {
-        if (writer != null) {
-            writer.flush();
-        }
-    }
-
     @Override
     public void close() {
         try {
