@@ -25,6 +25,7 @@ public final class FrameParser {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
 
     private static final int ETHERNET_HEADER = 14;
     private static final int VLAN_TAG = 4;
@@ -70,7 +71,8 @@ public final class FrameParser {
         d.set(BYTE, key + FlowKey.TCP_FLAGS, (byte) 0);
         d.set(SHORT, key + FlowKey.INNER_TAG, (short) innerTag);
         d.set(SHORT, key + FlowKey.ETHER_TYPE, (short) etherType);
-        MemorySegment.copy(data, frame + 6, d, key + FlowKey.SRC_MAC, 6);
+        d.set(SHORT, key + FlowKey.SRC_MAC, data.get(SHORT, frame + 6));
+        d.set(INT, key + FlowKey.SRC_MAC + 2, data.get(INT, frame + 8));
         m.l3Offset(l3);
         long dstMac = ((long) u16(data, frame) << 32) | (u32(data, frame + 2) & 0xFFFF_FFFFL);
         long l2 = FlowKey.l2Word(dstMac, outerTag);

@@ -53,13 +53,13 @@ public final class FrameRewriter {
         }
         VlanOp op = a.vlanOp();
         if (op == VlanOp.PUSH) {
-            MemorySegment.copy(data, frame, data, frame - 4, 12);
+            moveMacs(data, frame, frame - 4);
             data.set(BE_SHORT, frame + 8, (short) FlowKey.ETHERTYPE_VLAN);
             data.set(BE_SHORT, frame + 10, (short) a.vlan());
             m.dataOffset(m.dataOffset() - 4).dataLength(m.dataLength() + 4);
             m.l3Offset(m.l3Offset() + 4);
         } else if (op == VlanOp.POP) {
-            MemorySegment.copy(data, frame, data, frame + 4, 12);
+            moveMacs(data, frame, frame + 4);
             m.dataOffset(m.dataOffset() + 4).dataLength(m.dataLength() - 4);
             m.l3Offset(m.l3Offset() - 4);
         } else if (op == VlanOp.SET) {
@@ -67,6 +67,14 @@ public final class FrameRewriter {
             data.set(BE_SHORT, frame + 14, (short) (tci | a.vlan()));
         }
         return FORWARD;
+    }
+
+    /** Moves the 12 MAC bytes (overlapping moves included: both words are read before writing). */
+    private static void moveMacs(MemorySegment data, long from, long to) {
+        long first = data.get(LONG, from);
+        int rest = data.get(ValueLayout.JAVA_INT_UNALIGNED, from + 8);
+        data.set(LONG, to, first);
+        data.set(ValueLayout.JAVA_INT_UNALIGNED, to + 8, rest);
     }
 
     private static void writeMac(MemorySegment data, long at, long mac) {

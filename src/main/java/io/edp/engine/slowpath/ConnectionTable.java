@@ -67,15 +67,11 @@ public final class ConnectionTable {
     public long find(long srcHi, long srcLo, long dstHi, long dstLo, long l4, int tcpFlags, int nowMillis,
             int generation) {
         boolean srcIsA = srcIsA(srcHi, srcLo, dstHi, dstLo, l4);
-        long aHi = srcIsA ? srcHi : dstHi;
-        long aLo = srcIsA ? srcLo : dstLo;
-        long bHi = srcIsA ? dstHi : srcHi;
-        long bLo = srcIsA ? dstLo : srcLo;
         long ports = portsWord(l4, srcIsA);
-        int hash = hash(aHi, aLo, bHi, bLo, ports);
+        int hash = srcIsA ? hash(srcHi, srcLo, dstHi, dstLo, ports) : hash(dstHi, dstLo, srcHi, srcLo, ports);
         Stripe s = stripes[hash >>> 26];
         synchronized (s) {
-            int base = probe(s, hash, aHi, aLo, bHi, bLo, ports, nowMillis);
+            int base = probe(s, hash, srcIsA, srcHi, srcLo, dstHi, dstLo, ports, nowMillis);
             if (base < 0) {
                 return NOT_FOUND;
             }
@@ -99,25 +95,21 @@ public final class ConnectionTable {
     public long insert(long srcHi, long srcLo, long dstHi, long dstLo, long l4, int tcpFlags, int nowMillis,
             int generation, int ruleId) {
         boolean srcIsA = srcIsA(srcHi, srcLo, dstHi, dstLo, l4);
-        long aHi = srcIsA ? srcHi : dstHi;
-        long aLo = srcIsA ? srcLo : dstLo;
-        long bHi = srcIsA ? dstHi : srcHi;
-        long bLo = srcIsA ? dstLo : srcLo;
         long ports = portsWord(l4, srcIsA);
-        int hash = hash(aHi, aLo, bHi, bLo, ports);
+        int hash = srcIsA ? hash(srcHi, srcLo, dstHi, dstLo, ports) : hash(dstHi, dstLo, srcHi, srcLo, ports);
         Stripe s = stripes[hash >>> 26];
         synchronized (s) {
             long[] e = s.entries;
-            int base = probe(s, hash, aHi, aLo, bHi, bLo, ports, nowMillis);
+            int base = probe(s, hash, srcIsA, srcHi, srcLo, dstHi, dstLo, ports, nowMillis);
             if (base < 0) {
                 base = freeSlot(s, hash, nowMillis);
                 if (base < 0) {
                     return FULL;
                 }
-                e[base] = aHi;
-                e[base + 1] = aLo;
-                e[base + 2] = bHi;
-                e[base + 3] = bLo;
+                e[base] = srcIsA ? srcHi : dstHi;
+                e[base + 1] = srcIsA ? srcLo : dstLo;
+                e[base + 2] = srcIsA ? dstHi : srcHi;
+                e[base + 3] = srcIsA ? dstLo : srcLo;
                 e[base + 4] = ports;
                 e[base + 7] = ((long) (hash >>> 26) << 25) | (s.nextId++ & 0x1FF_FFFF);
                 s.live++;
@@ -133,14 +125,10 @@ public final class ConnectionTable {
     public void remove(long srcHi, long srcLo, long dstHi, long dstLo, long l4, int nowMillis) {
         boolean srcIsA = srcIsA(srcHi, srcLo, dstHi, dstLo, l4);
         long ports = portsWord(l4, srcIsA);
-        long aHi = srcIsA ? srcHi : dstHi;
-        long aLo = srcIsA ? srcLo : dstLo;
-        long bHi = srcIsA ? dstHi : srcHi;
-        long bLo = srcIsA ? dstLo : srcLo;
-        int hash = hash(aHi, aLo, bHi, bLo, ports);
+        int hash = srcIsA ? hash(srcHi, srcLo, dstHi, dstLo, ports) : hash(dstHi, dstLo, srcHi, srcLo, ports);
         Stripe s = stripes[hash >>> 26];
         synchronized (s) {
-            int base = probe(s, hash, aHi, aLo, bHi, bLo, ports, nowMillis);
+            int base = probe(s, hash, srcIsA, srcHi, srcLo, dstHi, dstLo, ports, nowMillis);
             if (base >= 0) {
                 // expire rather than free: later entries of the probe chain stay reachable
                 s.entries[base + 5] = 0;
@@ -161,7 +149,13 @@ public final class ConnectionTable {
         return n;
     }
 
-    private int probe(Stripe s, int hash, long aHi, long aLo, long bHi, long bLo, long ports, int nowMillis) {
+    /** The live entry of the connection (given as the packet's addresses and its direction), or -1. */
+    private int probe(Stripe s, int hash, boolean srcIsA, long srcHi, long srcLo, long dstHi, long dstLo, long ports,
+            int nowMillis) {
+        long aHi = srcIsA ? srcHi : dstHi;
+        long aLo = srcIsA ? srcLo : dstLo;
+        long bHi = srcIsA ? dstHi : srcHi;
+        long bLo = srcIsA ? dstLo : srcLo;
         long[] e = s.entries;
         int slot = hash & stripeMask;
         for (int i = 0; i < MAX_PROBES; i++) {
