@@ -19,8 +19,10 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code bench afpacket}: trafgen in a generator namespace → veth → the engine on two AF_PACKET ports in the
  * root namespace → veth → a sink namespace. For 64 B and 1518 B frames with 1 and 10,000 flows it offers as
  * much as trafgen can send, then (64 B) a fixed 0.3 Mpps, OVS's userspace rate on this machine, and measures
- * what the sink received. Offered = the generator veth's tx_packets, forwarded = the sink veth's rx_packets,
- * engine CPU = this JVM's CPU time over wall time (100 % = one core). Writes {@code target/bench/afpacket.json}.
+ * what the sink received. Offered = what reached the ingress veth (plus what its peer had to drop), forwarded =
+ * what the egress veth handed to the sink's, loss = frames dropped in the window by whoever dropped them (the
+ * generator's veth, the kernel RX ring, the TX ring, the engine, the egress veth) over offered, engine CPU = this
+ * JVM's CPU time over wall time (100 % = one core). Writes {@code target/bench/afpacket.json}.
  */
 public final class AfPacketBench {
 
@@ -31,6 +33,13 @@ public final class AfPacketBench {
 
     /** What moves frames from the engine-facing ingress interface to the egress one while a case runs. */
     public interface Forwarder extends AutoCloseable {
+
+        /**
+         * Frames lost so far where the forwarder can see it: the kernel's RX ring overflowing (the forwarder did
+         * not keep up), a full TX ring, the engine's drops.
+         */
+        long dropped();
+
         @Override
         void close();
     }
@@ -111,25 +120,39 @@ public final class AfPacketBench {
 
     private Result measure(VethLab lab, VethLab.ForwardingPath path, TrafgenProfile profile, String rate) {
         OperatingSystemMXBean os = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
-        try (Forwarder ignored = forwarders.open(path.ingress(), path.egress())) {
+        try (Forwarder forwarder = forwarders.open(path.ingress(), path.egress())) {
             try (VethLab.RunningTrafgen ignoredGenerator = lab.trafgenUntilStopped(path.generator(), VethLab.GENERATOR_DEVICE, profile, rate)) {
                 pause(warmupNanos);
-                long offered0 = lab.counter(path.generator(), VethLab.GENERATOR_DEVICE, "tx_packets");
-                long forwarded0 = lab.counter(path.sink(), VethLab.SINK_DEVICE, "rx_packets");
+                // The window is read from the root-namespace veth ends (a file read, microseconds apart): ingress
+                // rx_packets is what the generator's veth delivered, egress tx_packets exactly what the sink's
+                // veth received. Reading the namespaced ends needs a process per read, whose delay under load
+                // skewed the two windows by tens of milliseconds. Frames the generator's veth dropped before
+                // the engine host took them (its backlog full) count as offered and lost.
+                long refused0 = lab.counter(path.generator(), VethLab.GENERATOR_DEVICE, "tx_dropped");
+                long offered0 = lab.counter(null, path.ingress(), "rx_packets");
+                long forwarded0 = lab.counter(null, path.egress(), "tx_packets");
+                long dropped0 = forwarder.dropped() + lab.counter(null, path.egress(), "tx_dropped");
                 long cpu0 = os.getProcessCpuTime();
                 long start = System.nanoTime();
                 pause(measureNanos);
-                long offered = lab.counter(path.generator(), VethLab.GENERATOR_DEVICE, "tx_packets") - offered0;
-                long forwarded = lab.counter(path.sink(), VethLab.SINK_DEVICE, "rx_packets") - forwarded0;
+                long received = lab.counter(null, path.ingress(), "rx_packets") - offered0;
+                long forwarded = lab.counter(null, path.egress(), "tx_packets") - forwarded0;
+                long dropped = forwarder.dropped() + lab.counter(null, path.egress(), "tx_dropped") - dropped0;
                 long cpu = os.getProcessCpuTime() - cpu0;
                 long elapsed = System.nanoTime() - start;
+                long refused = lab.counter(path.generator(), VethLab.GENERATOR_DEVICE, "tx_dropped") - refused0;
+                long offered = received + refused;
+                long lost = refused + dropped;
                 Result result = new Result(profile.frameBytes(), profile.flows(), rate == null ? "max" : rate,
                         round(offered * 1e3 / elapsed), round(forwarded * 1e3 / elapsed),
-                        round(offered == 0 ? 0 : Math.max(0, 100.0 * (offered - forwarded) / offered)),
+                        round(offered == 0 ? 0 : 100.0 * lost / offered),
                         round(100.0 * cpu / elapsed));
                 System.out.printf(Locale.ROOT, "%-6d %-7d %-8s %12.3f %14.3f %8.2f %9.1f%%%n", result.frame_bytes(),
                         result.flows(), result.offered_rate(), result.offered_mpps(), result.forwarded_mpps(),
                         result.loss_pct(), result.engine_cpu_pct());
+                // what is neither forwarded nor counted lost was in flight (in the RX ring) at an end of the window
+                System.out.println("       lost " + lost + " (generator veth refused " + refused + "), in flight at the window's ends "
+                        + (offered - forwarded - lost));
                 return result;
             }
         }

@@ -40,6 +40,11 @@ final class DriverLoopForwarder implements AfPacketBench.Forwarder {
     }
 
     @Override
+    public long dropped() {
+        return ingress.rxRingDrops() + egress.txDropped(0);
+    }
+
+    @Override
     public void close() {
         running = false;
         try {

@@ -40,6 +40,13 @@ final class EngineForwarder implements AfPacketBench.Forwarder {
         engine = Engine.start(config, NicDrivers.standard(), SystemClock.INSTANCE);
     }
 
+    @Override
+    public long dropped() {
+        AfPacketDriver ingress = (AfPacketDriver) engine.driver(1);
+        AfPacketDriver egress = (AfPacketDriver) engine.driver(2);
+        return ingress.rxRingDrops() + egress.txDropped(0) + engine.stats().dropped();
+    }
+
     /** Closes the engine; prints where frames were lost (kernel RX ring, TX ring, engine drop reasons). */
     @Override
     public void close() {
