@@ -3,6 +3,7 @@ package io.edp.engine;
 import io.edp.engine.fastpath.CachedFlow;
 import io.edp.engine.fastpath.FlowCache;
 import io.edp.engine.mbuf.Mbuf;
+import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.mbuf.MbufPool;
 import io.edp.engine.mbuf.PktHandle;
 import io.edp.engine.metrics.Counters;
@@ -32,6 +33,8 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -51,16 +54,21 @@ public final class Engine implements AutoCloseable {
     private final MbufPool pool;
     private final ConnectionTable connections;
     private final Worker[] workers;
-    private final Map<Integer, NicDriver> drivers = new TreeMap<>();
-    private final TxPort[] txPorts;
-    private final List<RxQueue> queues = new ArrayList<>();
+    private final NicDrivers driverKinds;
+    // read by stats() on any thread, changed by apply() on the control thread
+    private final Map<Integer, NicDriver> drivers = new ConcurrentSkipListMap<>();
+    private final Map<Integer, TxPort> txPorts = new ConcurrentSkipListMap<>();
+    private final List<RxQueue> queues = new CopyOnWriteArrayList<>();
+    /** Round-robin position per NUMA node (-1: all workers) for placing new queues. */
+    private final Map<Integer, Integer> placement = new TreeMap<>();
     private volatile Generation current;
-    private EngineConfig config;
+    private volatile EngineConfig config;
     private boolean closed;
 
     private Engine(EngineConfig config, NicDrivers driverKinds, Clock clock) {
         this.clock = clock;
         this.config = config;
+        this.driverKinds = driverKinds;
         this.pool = new MbufPool(config.mbufs(),
                 config.mode() == Mode.LEGACY ? PktHandle.DESCRIPTOR_BYTES : Mbuf.DESCRIPTOR_BYTES);
         this.connections = new ConnectionTable(config.conntrackCapacity());
@@ -71,24 +79,23 @@ public final class Engine implements AutoCloseable {
                 workers[id] = new Worker(id, node.getKey(), clock, pool, () -> current);
             }
         }
-        int maxPort = 0;
-        for (PortConfig p : config.ports()) {
-            maxPort = Math.max(maxPort, p.id());
-        }
-        txPorts = new TxPort[maxPort + 1];
         try {
             for (PortConfig p : config.ports()) {
                 NicDriver driver = driverKinds.open(p, pool);
                 drivers.put(p.id(), driver);
-                txPorts[p.id()] = new TxPort(p.id(), driver, workers.length);
+                txPorts.put(p.id(), new TxPort(p.id(), driver, workers.length));
             }
-            current = compile(config, 1);
+            current = compile(config, 1, txPorts);
         } catch (RuntimeException e) {
             drivers.values().forEach(NicDriver::close);
             pool.close();
             throw e;
         }
-        assignQueues(config);
+        for (PortConfig p : config.ports()) {
+            for (RxQueue queue : placeQueues(p)) {
+                workers[queue.owner()].adopt(queue); // before the threads start
+            }
+        }
         for (Worker w : workers) {
             w.start();
         }
@@ -103,30 +110,32 @@ public final class Engine implements AutoCloseable {
         return new Engine(config, driverKinds, clock);
     }
 
-    /** Initial placement: each port's queues round robin over the workers of its NUMA node (else all workers). */
-    private void assignQueues(EngineConfig c) {
-        Map<Integer, Integer> nextByNode = new TreeMap<>();
-        for (PortConfig p : c.ports()) {
-            List<Worker> local = new ArrayList<>();
-            for (Worker w : workers) {
-                if (w.numaNode() == p.numaNode()) {
-                    local.add(w);
-                }
-            }
-            List<Worker> candidates = local.isEmpty() ? List.of(workers) : local;
-            int node = local.isEmpty() ? -1 : p.numaNode();
-            NicDriver driver = drivers.get(p.id());
-            for (int q = 0; q < driver.rxQueueCount(); q++) {
-                int next = nextByNode.merge(node, 1, Integer::sum) - 1;
-                Worker w = candidates.get(next % candidates.size());
-                RxQueue queue = new RxQueue(p.id(), q, p.numaNode(), driver, w.id());
-                queues.add(queue);
-                w.adopt(queue);
+    /**
+     * Creates the RX queues of a port and picks their workers: round robin over the workers of the port's NUMA
+     * node (over all workers when that node has none), continuing where the previous port left off.
+     */
+    private List<RxQueue> placeQueues(PortConfig p) {
+        List<Worker> local = new ArrayList<>();
+        for (Worker w : workers) {
+            if (w.numaNode() == p.numaNode()) {
+                local.add(w);
             }
         }
+        List<Worker> candidates = local.isEmpty() ? List.of(workers) : local;
+        int node = local.isEmpty() ? -1 : p.numaNode();
+        NicDriver driver = drivers.get(p.id());
+        List<RxQueue> placed = new ArrayList<>();
+        for (int q = 0; q < driver.rxQueueCount(); q++) {
+            int next = placement.merge(node, 1, Integer::sum) - 1;
+            Worker w = candidates.get(next % candidates.size());
+            RxQueue queue = new RxQueue(p.id(), q, p.numaNode(), driver, w.id());
+            queues.add(queue);
+            placed.add(queue);
+        }
+        return placed;
     }
 
-    private Generation compile(EngineConfig c, int number) {
+    private Generation compile(EngineConfig c, int number, Map<Integer, TxPort> ports) {
         List<SwitchPort> switchPorts = new ArrayList<>();
         int n = c.vnics().size();
         long[] macs = new long[n];
@@ -148,32 +157,94 @@ public final class Engine implements AutoCloseable {
         }
         ForwardingTables tables = new ForwardingTables(number, MacAddress.parse(c.routerMac(), "routerMac"),
                 switchPorts, new SwitchingTable(macs, vlans, portIds), c.firewallRules(), c.routes(), connections);
-        return new Generation(number, tables, c.mode() != Mode.LEGACY, c.mode() == Mode.EDP_DEDICATED, txPorts,
+        TxPort[] tx = new TxPort[PortConfig.MAX_PORT_ID + 1];
+        for (TxPort port : ports.values()) {
+            tx[port.id()] = port;
+        }
+        return new Generation(number, tables, c.mode() != Mode.LEGACY, c.mode() == Mode.EDP_DEDICATED, tx,
                 c.flowCache().capacity(), c.flowCache().minExpiry().toMillis(), c.flowCache().maxExpiry().toMillis());
     }
 
     /**
      * Makes {@code next} the running configuration: compiles it, publishes it as a new generation, and returns
-     * the generation number once every worker has begun an iteration under it. Mode, vNICs, firewall rules,
-     * routes, router MAC and flow-cache settings change live; ports, workers and pool sizes are fixed for the
-     * engine's life (build a new engine to change them).
+     * the generation number once every worker has begun an iteration under it. Everything changes live except
+     * the workers and the pool and conntrack sizes: ports may come and go (a port's own settings are fixed; remove
+     * it and add it again to change them). A removed port's queues are released before the publish and its
+     * driver closed after the grace period; an added port's queues are placed after it.
      */
     public synchronized int apply(EngineConfig next) {
         ensureOpen();
-        if (!next.ports().equals(config.ports())) {
-            throw new IllegalArgumentException("ports: cannot change on a running engine; build a new engine");
-        }
         if (!next.workersPerNumaNode().equals(config.workersPerNumaNode())) {
-            throw new IllegalArgumentException("workersPerNumaNode: cannot change on a running engine; build a new engine");
+            throw new IllegalArgumentException(
+                    "workersPerNumaNode: cannot change on a running engine; build a new engine");
         }
         if (next.conntrackCapacity() != config.conntrackCapacity() || next.mbufs() != config.mbufs()) {
             throw new IllegalArgumentException("conntrackCapacity and mbufs: cannot change on a running engine");
         }
-        Generation g = compile(next, current.number() + 1);
+        List<PortConfig> added = new ArrayList<>();
+        List<Integer> removed = new ArrayList<>(drivers.keySet());
+        for (PortConfig p : next.ports()) {
+            PortConfig running = config.ports().stream().filter(r -> r.id() == p.id()).findFirst().orElse(null);
+            if (running == null) {
+                added.add(p);
+            } else if (!running.equals(p)) {
+                throw new IllegalArgumentException("ports[id=" + p.id() + "]: a running port cannot change; remove "
+                        + "it, then add it again");
+            }
+            removed.remove((Integer) p.id());
+        }
+        Map<Integer, NicDriver> opened = new TreeMap<>();
+        Generation g;
+        try {
+            Map<Integer, TxPort> ports = new TreeMap<>(txPorts);
+            removed.forEach(ports::remove);
+            for (PortConfig p : added) {
+                NicDriver driver = driverKinds.open(p, pool);
+                opened.put(p.id(), driver);
+                ports.put(p.id(), new TxPort(p.id(), driver, workers.length));
+            }
+            g = compile(next, current.number() + 1, ports);
+        } catch (RuntimeException e) {
+            opened.values().forEach(NicDriver::close);
+            throw e;
+        }
+        for (RxQueue q : queues) {
+            if (removed.contains(q.port())) {
+                workers[q.owner()].execute(w -> w.release(q));
+            }
+        }
         current = g;
         config = next;
         awaitGracePeriod();
+        for (PortConfig p : added) {
+            drivers.put(p.id(), opened.get(p.id()));
+            txPorts.put(p.id(), g.txPort(p.id()));
+            for (RxQueue queue : placeQueues(p)) {
+                workers[queue.owner()].execute(w -> w.adopt(queue));
+            }
+        }
+        for (int port : removed) {
+            closePort(port);
+        }
         return g.number();
+    }
+
+    /** Frees the frames still queued on a released port (bounded, the wire may still be sending), closes it. */
+    private void closePort(int port) {
+        NicDriver driver = drivers.remove(port);
+        txPorts.remove(port);
+        MbufCache cache = new MbufCache(pool);
+        int[] burst = new int[NicDriver.MAX_BURST];
+        for (RxQueue q : queues) {
+            if (q.port() == port) {
+                queues.remove(q);
+                for (int i = 0, n; i < 1024 && (n = driver.rxBurst(q.queue(), cache, burst, burst.length)) > 0; i++) {
+                    cache.freeBurst(burst, n);
+                }
+            }
+        }
+        driver.close();
+        cache.flush();
     }
 
     /**
@@ -207,7 +278,8 @@ public final class Engine implements AutoCloseable {
     public synchronized void moveQueue(int port, int rxQueue, int toWorker) {
         ensureOpen();
         if (toWorker < 0 || toWorker >= workers.length) {
-            throw new IllegalArgumentException("toWorker: no worker " + toWorker + " (0.." + (workers.length - 1) + ")");
+            throw new IllegalArgumentException(
+                    "toWorker: no worker " + toWorker + " (0.." + (workers.length - 1) + ")");
         }
         RxQueue queue = null;
         for (RxQueue q : queues) {

@@ -40,7 +40,7 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         Objects.requireNonNull(mode, "mode is required");
         ports = List.copyOf(Objects.requireNonNull(ports, "ports"));
         vnics = List.copyOf(vnics == null ? List.of() : vnics);
-        workersPerNumaNode = Map.copyOf(new TreeMap<>(Objects.requireNonNull(workersPerNumaNode, "workersPerNumaNode")));
+        workersPerNumaNode = Map.copyOf(Objects.requireNonNull(workersPerNumaNode, "workersPerNumaNode"));
         flowCache = flowCache == null ? FlowCacheConfig.DEFAULT : flowCache;
         firewallRules = List.copyOf(firewallRules == null ? List.of() : firewallRules);
         routes = List.copyOf(routes == null ? List.of() : routes);
@@ -69,8 +69,8 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
                         + " already has a vNIC");
             }
             if (!addresses.add(v.vlan() + "/" + MacAddress.parse(v.mac(), "mac"))) {
-                throw new IllegalArgumentException("vnics[" + v.name() + "].mac: " + v.mac() + " is already used on vlan "
-                        + v.vlan());
+                throw new IllegalArgumentException("vnics[" + v.name() + "].mac: " + v.mac()
+                        + " is already used on vlan " + v.vlan());
             }
         }
         int workers = 0;
@@ -160,6 +160,12 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
 
         public Builder port(PortConfig port) {
             ports.add(port);
+            return this;
+        }
+
+        public Builder ports(List<PortConfig> value) {
+            ports.clear();
+            ports.addAll(value);
             return this;
         }
 

@@ -16,8 +16,8 @@ public record FlowCacheConfig(int capacity, Duration minExpiry, Duration maxExpi
         }
         if (minExpiry == null || maxExpiry == null || minExpiry.toMillis() <= 0 || maxExpiry.compareTo(minExpiry) < 0
                 || maxExpiry.toDays() > 7) {
-            throw new IllegalArgumentException("flowCache expiry window must satisfy 0 < minExpiry <= maxExpiry <= 7 days: "
-                    + minExpiry + ".." + maxExpiry);
+            throw new IllegalArgumentException("flowCache expiry window must satisfy "
+                    + "0 < minExpiry <= maxExpiry <= 7 days: " + minExpiry + ".." + maxExpiry);
         }
     }
 

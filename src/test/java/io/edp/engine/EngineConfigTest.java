@@ -52,10 +52,14 @@ class EngineConfigTest {
     }
 
     @Test
-    void applyRejectsTopologyChangesAndKeepsTheRunningGeneration() {
+    void applyRejectsChangesToRunningPortsOrWorkersAndKeepsTheRunningGeneration() {
         try (Engine engine = Engine.start(TestTopology.config(Mode.EDP_STANDARD).build())) {
-            EngineConfig morePorts = engine.config().toBuilder().port(PortConfig.loopback(9, "new", 0, 1, 1)).build();
-            assertThatThrownBy(() -> engine.apply(morePorts)).hasMessageContaining("ports");
+            EngineConfig changed = engine.config().toBuilder().ports(java.util.List.of(
+                    PortConfig.loopback(0, "uplink0", 0, 4, 2), PortConfig.loopback(1, "vm-a-eth0", 0, 1, 2),
+                    PortConfig.loopback(2, "uplink1", 0, 1, 2))).build();
+            assertThatThrownBy(() -> engine.apply(changed)).hasMessageContaining("ports[id=0]");
+            assertThatThrownBy(() -> engine.apply(engine.config().toBuilder().workers(0, 2).build()))
+                    .hasMessageContaining("workersPerNumaNode");
             assertThat(engine.generation()).isEqualTo(1);
             assertThat(engine.apply(engine.config().toBuilder().mode(Mode.EDP_DEDICATED).build())).isEqualTo(2);
         }

@@ -84,4 +84,35 @@ class QueueOwnershipTest {
             assertThat((double) cpu / wall).as("worker CPU share while idle").isLessThan(0.10);
         }
     }
+
+    @Test
+    void portsComeAndGoWhileTheEngineRuns() {
+        try (Engine engine = Engine.start(TestTopology.config(Mode.EDP_STANDARD).workers(0, 2).build())) {
+            String vmB = "02:00:00:00:00:02";
+            EngineConfig withVmB = engine.config().toBuilder()
+                    .port(PortConfig.loopback(3, "vm-b-eth0", 0, 1, 2))
+                    .vnic(new VnicConfig("vm-b-eth0", "vm-b", 3, vmB, 10, AdapterType.VMXNET3)).build();
+            assertThat(engine.apply(withVmB)).isEqualTo(2);
+            assertThat(engine.stats().queues()).anySatisfy(q -> assertThat(q.port()).isEqualTo(3));
+
+            Traffic.sendAll(engine, 0, TestTopology.routed(20, 200).withMacs("02:00:00:00:00:aa", vmB));
+            assertThat(TestTopology.nic(engine, 3).sink().packets()).isEqualTo(200);
+
+            EngineConfig withoutVmA = withVmB.toBuilder()
+                    .ports(List.of(withVmB.port(0), withVmB.port(2), withVmB.port(3)))
+                    .vnics(List.of(withVmB.vnics().get(1)))
+                    .routes(List.of(withVmB.routes().get(0))).build();
+            assertThat(engine.apply(withoutVmA)).isEqualTo(3);
+            assertThatThrownBy(() -> engine.driver(1)).hasMessageContaining("no port 1");
+            assertThat(engine.stats().queues()).noneSatisfy(q -> assertThat(q.port()).isEqualTo(1));
+
+            // vm-a's MAC is unknown now: frames for it from an uplink are dropped, not sent to a closed port
+            long before = engine.stats().dropped();
+            Traffic.sendAll(engine, 0, TestTopology.routed(20, 100)
+                    .withMacs("02:00:00:00:00:aa", TestTopology.VM_A_MAC).withFirstFlowId(100));
+            EngineStats stats = engine.stats();
+            assertThat(stats.dropped() - before).isEqualTo(100);
+            assertThat(stats.drops()).containsKey(io.edp.engine.packet.DropReason.NO_DESTINATION);
+        }
+    }
 }

@@ -8,12 +8,14 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * One worker's exact-match flow cache (the fast path): 4-way set-associative buckets with two choices per
- * key (a primary and an alternative bucket, as in DPDK's rte_hash), no locks, no objects per entry. Two choices
- * keep a nearly full cache from evicting: a key that finds its primary bucket full settles in the other one. Owned by exactly one worker thread; others read only its {@link #counters()} snapshot-style.
+ * One worker's exact-match flow cache (the fast path): 4-way set-associative buckets with two choices per key (a
+ * primary and an alternative bucket, as in DPDK's rte_hash), no locks, no objects per entry. Two choices keep a
+ * nearly full cache from evicting: a key that finds its primary bucket full settles in the other one. Owned by
+ * exactly one worker thread; other threads only read the counters array it was given.
  *
- * <p>Each entry is one 64-byte cache line of {@code entries} (8 longs), beside a parallel {@code int} signature
- * per slot so a lookup touches the bucket's 16-byte signature row (two on a primary-bucket miss) and, on a match, one entry line.
+ * <p>Each entry is one 64-byte cache line of {@code entries} (8 longs), beside a parallel {@code int} signature per
+ * slot so a lookup touches the bucket's 16-byte signature row (two on a primary-bucket miss) and, on a match, one
+ * entry line.
  * <pre>
  *  word bits   field
  *   0   64     srcHi     \

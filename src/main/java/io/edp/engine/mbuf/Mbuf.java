@@ -24,7 +24,8 @@ import java.lang.foreign.ValueLayout;
  *   24   4  actionIndex decided action
  *   28   4  flowHash    hash of the flow key
  *   32   8  timestamp   rx time, ns
- *   40  24  reserved
+ *   40   8  connection  conntrack id that let the packet through (slow path), -1 for none
+ *   48  16  reserved
  * </pre>
  */
 public final class Mbuf {
@@ -43,6 +44,7 @@ public final class Mbuf {
     public static final int ACTION_INDEX_OFFSET = 24;
     public static final int FLOW_HASH_OFFSET = 28;
     public static final int TIMESTAMP_OFFSET = 32;
+    public static final int CONNECTION_OFFSET = 40;
     public static final int FLOW_KEY_OFFSET = 64;
     public static final int FLOW_KEY_BYTES = 64;
 
@@ -217,6 +219,15 @@ public final class Mbuf {
 
     public Mbuf timestamp(long nanos) {
         descriptors.set(LONG, base + TIMESTAMP_OFFSET, nanos);
+        return this;
+    }
+
+    public long connection() {
+        return descriptors.get(LONG, base + CONNECTION_OFFSET);
+    }
+
+    public Mbuf connection(long id) {
+        descriptors.set(LONG, base + CONNECTION_OFFSET, id);
         return this;
     }
 

@@ -33,10 +33,6 @@ public final class NicDrivers {
         return new NicDrivers(copy);
     }
 
-    public boolean knows(String kind) {
-        return factories.containsKey(kind);
-    }
-
     public NicDriver open(PortConfig port, MbufPool pool) {
         NicDriverFactory factory = factories.get(port.driver());
         if (factory == null) {

@@ -1,9 +1,12 @@
 package io.edp.engine.packet;
 
+import static io.edp.engine.packet.NetworkOrder.U16;
+import static io.edp.engine.packet.NetworkOrder.U32;
+import static io.edp.engine.packet.NetworkOrder.U64;
+
 import io.edp.engine.mbuf.Mbuf;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 
 /**
  * Parses an Ethernet frame into the exact {@link FlowKey} in the mbuf's flow-key line: Ethernet, 802.1Q and
@@ -18,10 +21,6 @@ public final class FrameParser {
     public static final int PARSED = -1;
     public static final int MAX_EXTENSION_HEADERS = 4;
 
-    private static final ValueLayout.OfShort BE_SHORT =
-            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final ValueLayout.OfInt BE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final ValueLayout.OfLong BE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
@@ -163,8 +162,8 @@ public final class FrameParser {
             return DropReason.BAD_IPV6_LENGTH.ordinal();
         }
         return transport(m, data, frame, end, at, next, hasL4, d, key,
-                data.get(BE_LONG, frame + l3 + 8), data.get(BE_LONG, frame + l3 + 16),
-                data.get(BE_LONG, frame + l3 + 24), data.get(BE_LONG, frame + l3 + 32), 6, l2, inPort);
+                data.get(U64, frame + l3 + 8), data.get(U64, frame + l3 + 16),
+                data.get(U64, frame + l3 + 24), data.get(U64, frame + l3 + 32), 6, l2, inPort);
     }
 
     private static boolean isExtension(int next) {
@@ -231,10 +230,10 @@ public final class FrameParser {
     }
 
     private static int u16(MemorySegment data, long at) {
-        return data.get(BE_SHORT, at) & 0xFFFF;
+        return data.get(U16, at) & 0xFFFF;
     }
 
     private static int u32(MemorySegment data, long at) {
-        return data.get(BE_INT, at);
+        return data.get(U32, at);
     }
 }

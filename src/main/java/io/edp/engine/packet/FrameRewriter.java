@@ -1,11 +1,12 @@
 package io.edp.engine.packet;
 
+import static io.edp.engine.packet.NetworkOrder.U16;
+
 import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.slowpath.Action;
 import io.edp.engine.slowpath.VlanOp;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 
 /**
  * Executes an {@link Action}'s header rewrites on a parsed frame: TTL / hop-limit decrement (with an incremental
@@ -17,8 +18,6 @@ public final class FrameRewriter {
     /** {@link #apply} result: the frame is ready to transmit. */
     public static final int FORWARD = -1;
 
-    private static final ValueLayout.OfShort BE_SHORT =
-            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
@@ -43,8 +42,8 @@ public final class FrameRewriter {
             data.set(BYTE, ttlAt, (byte) (ttl - 1));
             if (version == 4) {
                 // TTL is the high byte of a 16-bit word: decrementing it raises the one's-complement sum by 0x100
-                int sum = (data.get(BE_SHORT, l3 + 10) & 0xFFFF) + 0x100;
-                data.set(BE_SHORT, l3 + 10, (short) ((sum & 0xFFFF) + (sum >>> 16)));
+                int sum = (data.get(U16, l3 + 10) & 0xFFFF) + 0x100;
+                data.set(U16, l3 + 10, (short) ((sum & 0xFFFF) + (sum >>> 16)));
             }
         }
         if (a.rewriteMacs()) {
@@ -54,8 +53,8 @@ public final class FrameRewriter {
         VlanOp op = a.vlanOp();
         if (op == VlanOp.PUSH) {
             moveMacs(data, frame, frame - 4);
-            data.set(BE_SHORT, frame + 8, (short) FlowKey.ETHERTYPE_VLAN);
-            data.set(BE_SHORT, frame + 10, (short) a.vlan());
+            data.set(U16, frame + 8, (short) FlowKey.ETHERTYPE_VLAN);
+            data.set(U16, frame + 10, (short) a.vlan());
             m.dataOffset(m.dataOffset() - 4).dataLength(m.dataLength() + 4);
             m.l3Offset(m.l3Offset() + 4);
         } else if (op == VlanOp.POP) {
@@ -63,8 +62,8 @@ public final class FrameRewriter {
             m.dataOffset(m.dataOffset() + 4).dataLength(m.dataLength() - 4);
             m.l3Offset(m.l3Offset() - 4);
         } else if (op == VlanOp.SET) {
-            int tci = data.get(BE_SHORT, frame + 14) & 0xF000;
-            data.set(BE_SHORT, frame + 14, (short) (tci | a.vlan()));
+            int tci = data.get(U16, frame + 14) & 0xF000;
+            data.set(U16, frame + 14, (short) (tci | a.vlan()));
         }
         return FORWARD;
     }
@@ -78,8 +77,8 @@ public final class FrameRewriter {
     }
 
     private static void writeMac(MemorySegment data, long at, long mac) {
-        data.set(BE_SHORT, at, (short) (mac >>> 32));
-        data.set(BE_SHORT, at + 2, (short) (mac >>> 16));
-        data.set(BE_SHORT, at + 4, (short) mac);
+        data.set(U16, at, (short) (mac >>> 32));
+        data.set(U16, at + 2, (short) (mac >>> 16));
+        data.set(U16, at + 4, (short) mac);
     }
 }

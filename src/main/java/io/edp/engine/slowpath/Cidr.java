@@ -59,9 +59,4 @@ public record Cidr(int version, long hi, long lo, int length) {
     public static long maskLo(int length) {
         return length <= 64 ? 0 : length >= 128 ? -1L : -1L << (128 - length);
     }
-
-    public boolean matches(int ipVersion, long addressHi, long addressLo) {
-        return (version == 0 || version == ipVersion)
-                && (addressHi & maskHi(length)) == hi && (addressLo & maskLo(length)) == lo;
-    }
 }

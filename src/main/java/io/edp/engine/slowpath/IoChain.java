@@ -23,7 +23,6 @@ public final class IoChain {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
 
     private final ActionTable actions;
-    private long lastConnection = -1;
 
     public IoChain(ActionTable actions) {
         this.actions = actions;
@@ -33,12 +32,10 @@ public final class IoChain {
         return actions;
     }
 
-    /** The conntrack id that let the last packet through, or -1. */
-    public long lastConnection() {
-        return lastConnection;
-    }
-
-    /** Runs the stages for the parsed packet {@code m}; returns its action's index, -1 if none can be interned. */
+    /**
+     * Runs the stages for the parsed packet {@code m}; returns its action's index, -1 if none can be interned.
+     * The conntrack id that let it through goes into the mbuf ({@link Mbuf#connection()}).
+     */
     public int process(Mbuf m, ForwardingTables t, int nowMillis) {
         MemorySegment d = m.descriptors();
         long key = m.flowKeyAddress();
@@ -49,7 +46,7 @@ public final class IoChain {
         long l4 = d.get(LONG, key + FlowKey.L4);
         long l2 = d.get(LONG, key + FlowKey.L2);
         int inPort = FlowKey.inPort(l4);
-        lastConnection = -1;
+        m.connection(-1);
         if (!t.hasPort(inPort)) {
             return drop(DropReason.PORT_DOWN, 0);
         }
@@ -84,7 +81,7 @@ public final class IoChain {
             long found = ct.find(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, t.generation());
             if (found != ConnectionTable.NOT_FOUND) {
                 ruleId = (int) (found >>> 32);
-                lastConnection = found & 0x7FFF_FFFFL;
+                m.connection(found & 0x7FFF_FFFFL);
             } else {
                 RuleSet rules = t.rules();
                 int rule = rules.match(srcHi, srcLo, dstHi, dstLo, l4, outPort);
@@ -100,7 +97,7 @@ public final class IoChain {
                 if (connection == ConnectionTable.FULL) {
                     return drop(DropReason.CONNTRACK_FULL, ruleId);
                 }
-                lastConnection = connection;
+                m.connection(connection);
             }
         }
         record(scratch, d, m, STAGE_FIREWALL, ruleId);

@@ -48,7 +48,8 @@ public final class RuleSet {
             Cidr src = Cidr.parse(r.source(), "firewall rule " + r.id() + " source");
             Cidr dst = Cidr.parse(r.destination(), "firewall rule " + r.id() + " destination");
             if (src.version() != 0 && dst.version() != 0 && src.version() != dst.version()) {
-                throw new IllegalArgumentException("firewall rule " + r.id() + ": source and destination mix IPv4 and IPv6");
+                throw new IllegalArgumentException("firewall rule " + r.id()
+                        + ": source and destination mix IPv4 and IPv6");
             }
             ids[i] = r.id();
             protocols[i] = r.protocol();

@@ -27,8 +27,9 @@ import java.util.function.Supplier;
  * <pre>
  *   rx burst → parse → flow-cache lookup (fast path) → miss path (IOChain) → install → rewrite → tx burst
  * </pre>
- * then sweeps a bounded slice of its flow cache. Everything it touches per packet is its own (flow cache, action
- * table, counters, mbuf cache) except the shared connection table on the slow path. Configuration arrives as a
+ * (each step over the whole burst before the next, see {@code processBurst}), then sweeps a bounded slice of its
+ * flow cache. Everything it touches per packet is its own (flow cache, action table, counters, mbuf cache) except
+ * the shared connection table on the slow path. Configuration arrives as a
  * {@link Generation}, queue ownership and control requests as tasks run between bursts.
  */
 public final class Worker implements Runnable {
@@ -65,8 +66,10 @@ public final class Worker implements Runnable {
     private final BusySpinIdleStrategy busySpin = new BusySpinIdleStrategy();
     private final BackoffIdleStrategy backoff = BackoffIdleStrategy.standard();
     private final long seed;
+    private final long startedNanos;
 
     private final int[] burst = new int[NicDriver.MAX_BURST];
+    private final int[] parsed = new int[NicDriver.MAX_BURST];
     private final int[] staged = new int[NicDriver.MAX_BURST];
     private final int[] stagedPort = new int[NicDriver.MAX_BURST];
     private final int[] txBurst = new int[NicDriver.MAX_BURST];
@@ -75,7 +78,6 @@ public final class Worker implements Runnable {
     private Generation generation;
     private FlowCache flowCache;
     private IdleStrategy idle = backoff;
-    private final int[] parsed = new int[NicDriver.MAX_BURST];
     /** Buffers the burst still owns (neither freed nor staged): {@code held[heldFrom, heldCount)}. */
     private int[] held = burst;
     private int heldFrom;
@@ -88,7 +90,6 @@ public final class Worker implements Runnable {
     private volatile Task pending;
     private volatile boolean running;
     private Thread thread;
-    private final long startedNanos;
 
     private static final class Task {
         final Consumer<Worker> body;
@@ -224,11 +225,6 @@ public final class Worker implements Runnable {
                 return;
             }
         }
-    }
-
-    /** The queues this worker polls now; worker thread (through {@link #execute}). */
-    public RxQueue[] ownedQueues() {
-        return Arrays.copyOf(queues, queueCount);
     }
 
     /** Empties the flow cache; worker thread (through {@link #execute}). */

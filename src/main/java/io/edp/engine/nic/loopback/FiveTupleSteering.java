@@ -1,9 +1,10 @@
 package io.edp.engine.nic.loopback;
 
+import static io.edp.engine.packet.NetworkOrder.U16;
+
 import io.edp.engine.nic.RxSteering;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 
 /**
  * The loopback NIC's default steering: a plain hash of the IP 5-tuple modulo the queue count, so every frame of
@@ -12,8 +13,6 @@ import java.nio.ByteOrder;
  */
 public record FiveTupleSteering(int queues) implements RxSteering {
 
-    private static final ValueLayout.OfShort BE_SHORT =
-            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
@@ -31,10 +30,10 @@ public record FiveTupleSteering(int queues) implements RxSteering {
     @Override
     public int rxHash(MemorySegment frame, long offset, int length) {
         int at = 12;
-        int type = length >= 14 ? frame.get(BE_SHORT, offset + at) & 0xFFFF : 0;
+        int type = length >= 14 ? frame.get(U16, offset + at) & 0xFFFF : 0;
         while ((type == 0x8100 || type == 0x88A8) && length >= at + 6) {
             at += 4;
-            type = frame.get(BE_SHORT, offset + at) & 0xFFFF;
+            type = frame.get(U16, offset + at) & 0xFFFF;
         }
         long l3 = offset + at + 2;
         long h;

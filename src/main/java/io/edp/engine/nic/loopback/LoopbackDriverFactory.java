@@ -9,8 +9,8 @@ import java.util.function.Function;
 
 /**
  * Opens {@link LoopbackNic}s. Options: {@code ringSize} (RX ring slots per queue, power of two, default 1024) and
- * {@code sinkFlows} (flow ids the sink checks for order and loss, default 2^18; 0: count only). RX steering comes from the given function
- * (default: {@link FiveTupleSteering}), so NetQueue or Toeplitz RSS steering plugs in here.
+ * {@code sinkFlows} (flow ids the sink checks for order and loss, default 2^18; 0: count only). RX steering comes
+ * from the given function (default: {@link FiveTupleSteering}), so NetQueue or Toeplitz RSS steering plugs in here.
  */
 public final class LoopbackDriverFactory implements NicDriverFactory {
 
@@ -30,8 +30,8 @@ public final class LoopbackDriverFactory implements NicDriverFactory {
     public NicDriver open(PortConfig port, MbufPool pool) {
         int ringSize = option(port, "ringSize", 1024);
         if (ringSize <= 0 || Integer.bitCount(ringSize) != 1) {
-            throw new IllegalArgumentException("ports[id=" + port.id() + "].driverOptions.ringSize must be a power of two: "
-                    + ringSize);
+            throw new IllegalArgumentException("ports[id=" + port.id()
+                    + "].driverOptions.ringSize must be a power of two: " + ringSize);
         }
         int sinkFlows = option(port, "sinkFlows", LoopbackNic.DEFAULT_SINK_FLOWS);
         if (sinkFlows < 0) {

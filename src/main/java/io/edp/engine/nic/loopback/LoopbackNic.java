@@ -99,15 +99,6 @@ public final class LoopbackNic implements NicDriver {
         return false;
     }
 
-    /** Frames waiting in the RX rings. */
-    public int pending() {
-        int n = 0;
-        for (SpscIntRing ring : rings) {
-            n += ring.size();
-        }
-        return n;
-    }
-
     /**
      * The wire: steers {@code mbufs[from, from + count)} to their RX queues, in order, stopping at the first
      * frame whose ring is full. Returns how many were taken. Called by one producer thread only.

@@ -43,10 +43,6 @@ final class SpscIntRing {
         mask = capacity - 1;
     }
 
-    int capacity() {
-        return slots.length;
-    }
-
     /** Producer: appends one index; false when full. */
     boolean offer(int value) {
         long t = tail;
@@ -78,10 +74,5 @@ final class SpscIntRing {
         }
         HEAD.setRelease(this, h + n);
         return n;
-    }
-
-    /** Any thread: frames waiting (approximate while both sides run). */
-    int size() {
-        return (int) ((long) TAIL.getAcquire(this) - (long) HEAD.getAcquire(this));
     }
 }

@@ -1,5 +1,9 @@
 package io.edp.engine.nic.loopback;
 
+import static io.edp.engine.packet.NetworkOrder.U16;
+import static io.edp.engine.packet.NetworkOrder.U32;
+import static io.edp.engine.packet.NetworkOrder.U64;
+
 import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.mbuf.MbufPool;
@@ -9,7 +13,6 @@ import io.edp.engine.slowpath.Cidr;
 import io.edp.engine.slowpath.MacAddress;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -27,10 +30,6 @@ public final class TrafficGenerator {
     private static final int TCP_KIND = 1;
     private static final int ICMP_KIND = 2;
 
-    private static final ValueLayout.OfShort BE_SHORT =
-            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final ValueLayout.OfInt BE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final ValueLayout.OfLong BE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
@@ -183,26 +182,26 @@ public final class TrafficGenerator {
         long l4 = l3 + (v6 ? 40 : 20);
         int destination = flow % profile.destinations();
         if (v6) {
-            data.set(BE_LONG, l3 + 16, flow);
-            data.set(BE_LONG, l3 + 32, ((long) destination << 16) | 1);
+            data.set(U64, l3 + 16, flow);
+            data.set(U64, l3 + 32, ((long) destination << 16) | 1);
         } else {
             int src = sourceBase + flow;
             int dst = destinationBase + destination * 256 + 1;
-            data.set(BE_INT, l3 + 12, src);
-            data.set(BE_INT, l3 + 16, dst);
+            data.set(U32, l3 + 12, src);
+            data.set(U32, l3 + 16, dst);
             int sum = templateChecksum[kind] + (src >>> 16) + (src & 0xFFFF) + (dst >>> 16) + (dst & 0xFFFF);
             sum = (sum & 0xFFFF) + (sum >>> 16);
             sum = (sum & 0xFFFF) + (sum >>> 16);
-            data.set(BE_SHORT, l3 + 10, (short) ~sum);
+            data.set(U16, l3 + 10, (short) ~sum);
         }
         long seq = nextSeq[flow]++;
         int proto = kind % 3;
         if (proto == ICMP_KIND) {
-            data.set(BE_INT, l4 + 4, (flow << 16) | (int) (seq & 0xFFFF));
+            data.set(U32, l4 + 4, (flow << 16) | (int) (seq & 0xFFFF));
         } else {
-            data.set(BE_SHORT, l4, (short) (1024 + flow % 60_000));
+            data.set(U16, l4, (short) (1024 + flow % 60_000));
             if (proto == TCP_KIND) {
-                data.set(BE_INT, l4 + 4, (int) seq);
+                data.set(U32, l4 + 4, (int) seq);
                 data.set(ValueLayout.JAVA_BYTE, l4 + 13, (byte) (seq == 0 ? FlowKey.TCP_SYN : FlowKey.TCP_ACK));
             }
         }
@@ -234,41 +233,41 @@ public final class TrafficGenerator {
             headerLength[kind] = Math.min(length - TRAILER_BYTES, TEMPLATE_BYTES);
             long t = (long) kind * TEMPLATE_BYTES;
             MemorySegment d = templates;
-            d.set(BE_SHORT, t, (short) (dstMac >>> 32));
-            d.set(BE_INT, t + 2, (int) dstMac);
-            d.set(BE_SHORT, t + 6, (short) (srcMac >>> 32));
-            d.set(BE_INT, t + 8, (int) srcMac);
+            d.set(U16, t, (short) (dstMac >>> 32));
+            d.set(U32, t + 2, (int) dstMac);
+            d.set(U16, t + 6, (short) (srcMac >>> 32));
+            d.set(U32, t + 8, (int) srcMac);
             long at = t + 12;
             if (profile.vlan() != 0) {
-                d.set(BE_SHORT, at, (short) FlowKey.ETHERTYPE_VLAN);
-                d.set(BE_SHORT, at + 2, (short) profile.vlan());
+                d.set(U16, at, (short) FlowKey.ETHERTYPE_VLAN);
+                d.set(U16, at + 2, (short) profile.vlan());
                 at += 4;
             }
-            d.set(BE_SHORT, at, (short) (v6 ? FlowKey.ETHERTYPE_IPV6 : FlowKey.ETHERTYPE_IPV4));
+            d.set(U16, at, (short) (v6 ? FlowKey.ETHERTYPE_IPV6 : FlowKey.ETHERTYPE_IPV4));
             long l3 = at + 2;
             int ipPayload = length - l2Bytes - l3Bytes;
             if (v6) {
-                d.set(BE_INT, l3, 6 << 28);
-                d.set(BE_SHORT, l3 + 4, (short) ipPayload);
+                d.set(U32, l3, 6 << 28);
+                d.set(U16, l3 + 4, (short) ipPayload);
                 d.set(ValueLayout.JAVA_BYTE, l3 + 6, (byte) ipProto);
                 d.set(ValueLayout.JAVA_BYTE, l3 + 7, (byte) 64);
-                d.set(BE_LONG, l3 + 8, 0xFD00L << 48);
-                d.set(BE_LONG, l3 + 24, 0xFD01L << 48);
+                d.set(U64, l3 + 8, 0xFD00L << 48);
+                d.set(U64, l3 + 24, 0xFD01L << 48);
             } else {
-                d.set(BE_INT, l3, 0x4500_0000 | (length - l2Bytes));
-                d.set(BE_INT, l3 + 4, 0x4000);
-                d.set(BE_INT, l3 + 8, (64 << 24) | (ipProto << 16));
+                d.set(U32, l3, 0x4500_0000 | (length - l2Bytes));
+                d.set(U32, l3 + 4, 0x4000);
+                d.set(U32, l3 + 8, (64 << 24) | (ipProto << 16));
                 templateChecksum[kind] = ~ipv4Checksum(d, l3) & 0xFFFF;
             }
             long l4 = l3 + l3Bytes;
             if (proto == ICMP_KIND) {
-                d.set(BE_INT, l4, (v6 ? 128 : 8) << 24);
+                d.set(U32, l4, (v6 ? 128 : 8) << 24);
             } else {
-                d.set(BE_SHORT, l4 + 2, (short) (proto == UDP_KIND ? 5001 : 80));
+                d.set(U16, l4 + 2, (short) (proto == UDP_KIND ? 5001 : 80));
                 if (proto == UDP_KIND) {
-                    d.set(BE_INT, l4 + 4, ipPayload << 16);
+                    d.set(U32, l4 + 4, ipPayload << 16);
                 } else {
-                    d.set(BE_INT, l4 + 12, (5 << 28) | 0xFFFF);
+                    d.set(U32, l4 + 12, (5 << 28) | 0xFFFF);
                 }
             }
         }
@@ -277,7 +276,7 @@ public final class TrafficGenerator {
     private static short ipv4Checksum(MemorySegment data, long l3) {
         int sum = 0;
         for (int i = 0; i < 20; i += 2) {
-            sum += data.get(BE_SHORT, l3 + i) & 0xFFFF;
+            sum += data.get(U16, l3 + i) & 0xFFFF;
         }
         sum = (sum & 0xFFFF) + (sum >>> 16);
         sum = (sum & 0xFFFF) + (sum >>> 16);

@@ -3,6 +3,7 @@ package io.edp.engine.nic.loopback;
 import io.edp.engine.slowpath.Cidr;
 import io.edp.engine.slowpath.MacAddress;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * What a {@link TrafficGenerator} sends: {@code flows} flows in round robin, each a fixed 5-tuple carrying a
@@ -31,7 +32,8 @@ public record TrafficProfile(int flows, int frameBytes, long packetsPerSecond, i
         }
         MacAddress.parse(sourceMac, "sourceMac");
         MacAddress.parse(destinationMac, "destinationMac");
-        if (Cidr.parse(sourceBase, "sourceBase").version() != 4 || Cidr.parse(destinationBase, "destinationBase").version() != 4) {
+        if (Cidr.parse(sourceBase, "sourceBase").version() != 4
+                || Cidr.parse(destinationBase, "destinationBase").version() != 4) {
             throw new IllegalArgumentException("sourceBase and destinationBase must be IPv4 addresses");
         }
     }
@@ -43,52 +45,99 @@ public record TrafficProfile(int flows, int frameBytes, long packetsPerSecond, i
     }
 
     public TrafficProfile withFlows(int count) {
-        return new TrafficProfile(count, frameBytes, packetsPerSecond, udpPercent, tcpPercent, ipv6Percent, packets,
-                duration, sourceMac, destinationMac, vlan, sourceBase, destinationBase, destinations, firstFlowId);
+        return with(p -> p.flows = count);
     }
 
     public TrafficProfile withFrameBytes(int bytes) {
-        return new TrafficProfile(flows, bytes, packetsPerSecond, udpPercent, tcpPercent, ipv6Percent, packets,
-                duration, sourceMac, destinationMac, vlan, sourceBase, destinationBase, destinations, firstFlowId);
+        return with(p -> p.frameBytes = bytes);
     }
 
     public TrafficProfile withRate(long pps) {
-        return new TrafficProfile(flows, frameBytes, pps, udpPercent, tcpPercent, ipv6Percent, packets,
-                duration, sourceMac, destinationMac, vlan, sourceBase, destinationBase, destinations, firstFlowId);
+        return with(p -> p.packetsPerSecond = pps);
     }
 
     public TrafficProfile withMix(int udp, int tcp, int ipv6) {
-        return new TrafficProfile(flows, frameBytes, packetsPerSecond, udp, tcp, ipv6, packets,
-                duration, sourceMac, destinationMac, vlan, sourceBase, destinationBase, destinations, firstFlowId);
+        return with(p -> {
+            p.udpPercent = udp;
+            p.tcpPercent = tcp;
+            p.ipv6Percent = ipv6;
+        });
     }
 
     public TrafficProfile withPackets(long count) {
-        return new TrafficProfile(flows, frameBytes, packetsPerSecond, udpPercent, tcpPercent, ipv6Percent, count,
-                duration, sourceMac, destinationMac, vlan, sourceBase, destinationBase, destinations, firstFlowId);
+        return with(p -> p.packets = count);
     }
 
     public TrafficProfile withDuration(Duration limit) {
-        return new TrafficProfile(flows, frameBytes, packetsPerSecond, udpPercent, tcpPercent, ipv6Percent, packets,
-                limit, sourceMac, destinationMac, vlan, sourceBase, destinationBase, destinations, firstFlowId);
+        return with(p -> p.duration = limit);
     }
 
     public TrafficProfile withMacs(String source, String destination) {
-        return new TrafficProfile(flows, frameBytes, packetsPerSecond, udpPercent, tcpPercent, ipv6Percent, packets,
-                duration, source, destination, vlan, sourceBase, destinationBase, destinations, firstFlowId);
+        return with(p -> {
+            p.sourceMac = source;
+            p.destinationMac = destination;
+        });
     }
 
     public TrafficProfile withVlan(int tag) {
-        return new TrafficProfile(flows, frameBytes, packetsPerSecond, udpPercent, tcpPercent, ipv6Percent, packets,
-                duration, sourceMac, destinationMac, tag, sourceBase, destinationBase, destinations, firstFlowId);
+        return with(p -> p.vlan = tag);
     }
 
     public TrafficProfile withAddresses(String source, String destination, int destinationCount) {
-        return new TrafficProfile(flows, frameBytes, packetsPerSecond, udpPercent, tcpPercent, ipv6Percent, packets,
-                duration, sourceMac, destinationMac, vlan, source, destination, destinationCount, firstFlowId);
+        return with(p -> {
+            p.sourceBase = source;
+            p.destinationBase = destination;
+            p.destinations = destinationCount;
+        });
     }
 
     public TrafficProfile withFirstFlowId(int id) {
-        return new TrafficProfile(flows, frameBytes, packetsPerSecond, udpPercent, tcpPercent, ipv6Percent, packets,
-                duration, sourceMac, destinationMac, vlan, sourceBase, destinationBase, destinations, id);
+        return with(p -> p.firstFlowId = id);
+    }
+
+    /** A copy with {@code change} applied to its fields (validated like any profile). */
+    private TrafficProfile with(Consumer<Fields> change) {
+        Fields f = new Fields(this);
+        change.accept(f);
+        return new TrafficProfile(f.flows, f.frameBytes, f.packetsPerSecond, f.udpPercent, f.tcpPercent,
+                f.ipv6Percent, f.packets, f.duration, f.sourceMac, f.destinationMac, f.vlan, f.sourceBase,
+                f.destinationBase, f.destinations, f.firstFlowId);
+    }
+
+    /** The record's fields, mutable, for {@link #with}. */
+    private static final class Fields {
+        int flows;
+        int frameBytes;
+        long packetsPerSecond;
+        int udpPercent;
+        int tcpPercent;
+        int ipv6Percent;
+        long packets;
+        Duration duration;
+        String sourceMac;
+        String destinationMac;
+        int vlan;
+        String sourceBase;
+        String destinationBase;
+        int destinations;
+        int firstFlowId;
+
+        Fields(TrafficProfile p) {
+            flows = p.flows;
+            frameBytes = p.frameBytes;
+            packetsPerSecond = p.packetsPerSecond;
+            udpPercent = p.udpPercent;
+            tcpPercent = p.tcpPercent;
+            ipv6Percent = p.ipv6Percent;
+            packets = p.packets;
+            duration = p.duration;
+            sourceMac = p.sourceMac;
+            destinationMac = p.destinationMac;
+            vlan = p.vlan;
+            sourceBase = p.sourceBase;
+            destinationBase = p.destinationBase;
+            destinations = p.destinations;
+            firstFlowId = p.firstFlowId;
+        }
     }
 }

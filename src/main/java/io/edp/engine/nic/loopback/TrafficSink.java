@@ -127,8 +127,4 @@ public final class TrafficSink {
     public long flowDigest(int flow) {
         return flowDigest.read(flow);
     }
-
-    public int flowCapacity() {
-        return flowCapacity;
-    }
 }

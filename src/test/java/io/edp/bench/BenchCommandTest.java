@@ -1,0 +1,26 @@
+package io.edp.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.edp.engine.EngineConfig;
+import io.edp.engine.Mode;
+import org.junit.jupiter.api.Test;
+
+class BenchCommandTest {
+
+    @Test
+    void unknownBenchmarksAndOptionsExitWithUsage() {
+        assertThat(BenchCommand.run(new String[] {})).isEqualTo(2);
+        assertThat(BenchCommand.run(new String[] {"disk"})).isEqualTo(2);
+        assertThat(BenchCommand.run(new String[] {"engine", "--fast"})).isEqualTo(2);
+    }
+
+    @Test
+    void theEngineBenchmarkRunsTheSeedProfile() {
+        EngineConfig config = EngineBenchmark.config(Mode.EDP_STANDARD);
+        assertThat(config.firewallRules()).hasSize(EngineBenchmark.RULES);
+        assertThat(config.routes()).hasSize(EngineBenchmark.ROUTES + 1);
+        assertThat(config.workerCount()).isEqualTo(1);
+        assertThat(config.flowCache().capacity()).isEqualTo(131_072);
+    }
+}
