@@ -8,6 +8,7 @@ import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.PortRange;
 import io.edp.engine.slowpath.Route;
 import io.edp.engine.slowpath.Verdict;
+import io.edp.engine.tlb.TlbConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -27,11 +28,14 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * @param engine        what the engine runs
  * @param statsInterval how often the command prints a statistics line
+ * @param tlb           the Thread Load Balancer that moves RX queues between the workers
  */
-public record EngineConfigFile(EngineConfig engine, Duration statsInterval) {
+public record EngineConfigFile(EngineConfig engine, Duration statsInterval, TlbConfig tlb) {
 
     private static final Set<String> TOP_LEVEL = Set.of("mode", "workers", "workersPerNumaNode", "statsIntervalSeconds",
-            "flowCacheCapacity", "routerMac", "mbufs", "ports", "firewallRules", "routes");
+            "flowCacheCapacity", "routerMac", "mbufs", "ports", "firewallRules", "routes", "tlb");
+    private static final Set<String> TLB_FIELDS = Set.of("enabled", "intervalSeconds", "thresholdPercent",
+            "improvementPercent", "minSecondsBetweenMoves");
 
     public static EngineConfigFile read(Path file) {
         JsonNode root;
@@ -79,7 +83,40 @@ public record EngineConfigFile(EngineConfig engine, Duration statsInterval) {
         if (seconds < 1) {
             throw new IllegalArgumentException("statsIntervalSeconds must be >= 1: " + seconds);
         }
-        return new EngineConfigFile(builder.build(), Duration.ofSeconds(seconds));
+        return new EngineConfigFile(builder.build(), Duration.ofSeconds(seconds), tlb(root.path("tlb")));
+    }
+
+    /** Whole seconds and percents, as NSX shows them; absent fields keep {@link TlbConfig#DEFAULTS}. */
+    private static TlbConfig tlb(JsonNode tlb) {
+        TlbConfig defaults = TlbConfig.DEFAULTS;
+        if (tlb.isMissingNode()) {
+            return defaults;
+        }
+        if (!tlb.isObject()) {
+            throw new IllegalArgumentException("tlb must be an object");
+        }
+        for (String name : tlb.propertyNames()) {
+            if (!TLB_FIELDS.contains(name)) {
+                throw new IllegalArgumentException("unknown field 'tlb." + name + "' (known: " + TLB_FIELDS + ")");
+            }
+        }
+        JsonNode enabled = tlb.path("enabled");
+        if (!enabled.isMissingNode() && !enabled.isBoolean()) {
+            throw new IllegalArgumentException("tlb.enabled must be true or false: " + enabled);
+        }
+        int interval = integer(tlb, "intervalSeconds", (int) defaults.interval().toSeconds(), "tlb.intervalSeconds");
+        int threshold = integer(tlb, "thresholdPercent", (int) Math.round(defaults.threshold() * 100),
+                "tlb.thresholdPercent");
+        int improvement = integer(tlb, "improvementPercent",
+                (int) Math.round(defaults.improvementThreshold() * 100), "tlb.improvementPercent");
+        int quiet = integer(tlb, "minSecondsBetweenMoves", (int) defaults.minTimeBetweenMoves().toSeconds(),
+                "tlb.minSecondsBetweenMoves");
+        try {
+            return new TlbConfig(enabled.asBoolean(defaults.enabled()), Duration.ofSeconds(interval),
+                    threshold / 100.0, improvement / 100.0, Duration.ofSeconds(quiet), defaults.historySize());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("tlb: " + e.getMessage());
+        }
     }
 
     private static PortConfig port(JsonNode port, String at) {

@@ -2,6 +2,8 @@ package io.edp.cli;
 
 import io.edp.engine.EngineStats;
 import io.edp.engine.packet.DropReason;
+import io.edp.engine.tlb.QueueMove;
+import io.edp.engine.tlb.TlbDecision;
 import java.util.Locale;
 import java.util.Map;
 
@@ -30,5 +32,25 @@ public final class StatsLine {
             }
         }
         return line.toString();
+    }
+
+    /** "tlb: TRIGGER → OUTCOME, peak 95% → 48%, moves port 0 queue 3 w0→w1 …". */
+    public static String of(TlbDecision decision) {
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "tlb: %s -> %s, peak %.0f%% -> %.0f%%",
+                decision.trigger(), decision.outcome(), 100 * peak(decision.loadsBefore()),
+                100 * peak(decision.loadsPredicted())));
+        for (QueueMove move : decision.moves()) {
+            line.append(String.format(Locale.ROOT, ", port %d queue %d w%d->w%d", move.queue().port(),
+                    move.queue().rxQueue(), move.fromWorker(), move.toWorker()));
+        }
+        return line.toString();
+    }
+
+    private static double peak(Map<Integer, Double> loads) {
+        double peak = 0;
+        for (double load : loads.values()) {
+            peak = Math.max(peak, load);
+        }
+        return peak;
     }
 }
