@@ -9,13 +9,25 @@ public final class BenchCommand {
     private BenchCommand() {
     }
 
+    private static final String USAGE = "usage: bench engine [--quick] | bench tlb [--hot-pps=N] [--cold-pps=N]"
+            + " | bench afpacket [--seconds N] [--mode MODE] [--drivers-only]";
+
     public static int run(String[] args) {
         PrintStream out = System.out;
-        if (args.length == 0 || !args[0].equals("engine")) {
-            out.println("usage: bench engine [--quick]");
-            return 2;
-        }
-        List<String> options = List.of(args).subList(1, args.length);
+        String name = args.length == 0 ? "" : args[0];
+        List<String> options = List.of(args).subList(Math.min(1, args.length), args.length);
+        return switch (name) {
+            case "engine" -> engine(options, out);
+            case "tlb" -> tlb(options, out);
+            case "afpacket" -> AfPacketBench.run(options.toArray(String[]::new));
+            default -> {
+                out.println(USAGE);
+                yield 2;
+            }
+        };
+    }
+
+    private static int engine(List<String> options, PrintStream out) {
         for (String option : options) {
             if (!option.equals("--quick")) {
                 out.println("bench engine: unknown option " + option + " (usage: bench engine [--quick])");
@@ -23,5 +35,25 @@ public final class BenchCommand {
             }
         }
         return new EngineBenchmark(options.contains("--quick"), out).run();
+    }
+
+    private static int tlb(List<String> options, PrintStream out) {
+        TlbBenchmark.Settings settings = TlbBenchmark.Settings.defaults();
+        for (String option : options) {
+            String[] nameValue = option.split("=", 2);
+            long value = nameValue.length == 2 && nameValue[1].matches("\\d+") ? Long.parseLong(nameValue[1]) : -1;
+            switch (nameValue[0]) {
+                case "--hot-pps" -> settings = new TlbBenchmark.Settings(value, settings.coldPacketsPerSecond(),
+                        settings.before(), settings.after(), settings.tlb());
+                case "--cold-pps" -> settings = new TlbBenchmark.Settings(settings.hotPacketsPerSecond(), value,
+                        settings.before(), settings.after(), settings.tlb());
+                default -> value = -1;
+            }
+            if (value < 0) {
+                out.println("bench tlb: bad option " + option + " (usage: bench tlb [--hot-pps=N] [--cold-pps=N])");
+                return 2;
+            }
+        }
+        return new TlbBenchmark(settings, out).run();
     }
 }

@@ -10,6 +10,9 @@ import io.edp.engine.metrics.Counters;
 import io.edp.engine.nic.NicDriver;
 import io.edp.engine.nic.NicDrivers;
 import io.edp.engine.nic.PortConfig;
+import io.edp.engine.numa.CpuAffinity;
+import io.edp.engine.numa.CpuSet;
+import io.edp.engine.numa.WorkerPinning;
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.ConnectionTable;
@@ -426,6 +429,25 @@ public final class Engine implements AutoCloseable {
             ids[i] = workers[i].threadId();
         }
         return ids;
+    }
+
+    /**
+     * Pins every worker thread to the CPUs of its NUMA node when {@code pinning} is enabled (off by default),
+     * and returns the CPUs each worker may run on afterwards, as the kernel reports them; empty when disabled.
+     */
+    public synchronized Map<Integer, CpuSet> pinWorkers(WorkerPinning pinning) {
+        ensureOpen();
+        Map<Integer, CpuSet> affinity = new TreeMap<>();
+        if (!pinning.enabled()) {
+            return affinity;
+        }
+        for (Worker w : workers) {
+            w.execute(worker -> {
+                pinning.pinToNode(worker.numaNode());
+                affinity.put(worker.id(), CpuAffinity.currentThreadAffinity());
+            });
+        }
+        return affinity;
     }
 
     private void ensureOpen() {

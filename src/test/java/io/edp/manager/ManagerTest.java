@@ -18,6 +18,8 @@ import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.request.RequestPostProcessor;
 
@@ -26,8 +28,8 @@ import org.springframework.test.web.servlet.request.RequestPostProcessor;
  * the real security filters. All subclasses share one Spring context (same configuration), and every test starts
  * from an empty inventory.
  * <p>
- * The database is the one that {@code SPRING_DATASOURCE_URL} (and friends) name when set, as in CI; otherwise the
- * embedded PostgreSQL, with its data under target/.
+ * The database is the one that {@code SPRING_DATASOURCE_URL} (and friends) name when set, as in CI; otherwise a
+ * Testcontainers PostgreSQL when Docker is available; otherwise the embedded PostgreSQL, with its data under target/.
  */
 @SpringBootTest(properties = {
         "edp.database.embedded.data-directory=target/test-postgres",
@@ -39,7 +41,9 @@ import org.springframework.test.web.servlet.request.RequestPostProcessor;
         // failed pushes are retried soon, so that tests see the recovery quickly
         "edp.realization.retry-initial=100ms",
         "edp.realization.retry-max=500ms",
-        "edp.engines.mbufs=4096"})
+        "edp.engines.mbufs=4096",
+        // hosts of the inventory tests name interfaces such as eth1: never open the machine's real ones
+        "edp.engines.real-drivers=false"})
 @AutoConfigureMockMvc
 @Import(FaultInjection.class)
 public abstract class ManagerTest {
@@ -49,6 +53,11 @@ public abstract class ManagerTest {
     protected static final String VIEWER = "test-viewer";
     protected static final String VIEWER_PASSWORD = "viewer-secret";
     protected static final MediaType MERGE_PATCH = MediaType.parseMediaType("application/merge-patch+json");
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        TestDatabase.register(registry);
+    }
 
     @Autowired
     protected MockMvc mvc;

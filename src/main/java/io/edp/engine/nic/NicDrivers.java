@@ -1,7 +1,9 @@
 package io.edp.engine.nic;
 
 import io.edp.engine.mbuf.MbufPool;
+import io.edp.engine.nic.afpacket.AfPacketDriverFactory;
 import io.edp.engine.nic.loopback.LoopbackDriverFactory;
+import io.edp.engine.nic.pcap.PcapDriverFactory;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -17,6 +19,12 @@ public final class NicDrivers {
     /** Just the in-memory {@code loopback} driver. */
     public static NicDrivers withLoopback() {
         return new NicDrivers(Map.of(LoopbackDriverFactory.KIND, new LoopbackDriverFactory()));
+    }
+
+    /** Every driver kind of the engine: {@code loopback}, {@code af_packet} (real interfaces) and {@code pcap}. */
+    public static NicDrivers standard() {
+        return withLoopback().with(AfPacketDriverFactory.KIND, new AfPacketDriverFactory())
+                .with(PcapDriverFactory.KIND, new PcapDriverFactory());
     }
 
     public NicDrivers with(String kind, NicDriverFactory factory) {

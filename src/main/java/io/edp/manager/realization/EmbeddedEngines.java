@@ -27,10 +27,11 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
 
     private final ConcurrentMap<UUID, Engine> engines = new ConcurrentHashMap<>();
     private final ApplicationEventPublisher events;
-    private final NicDrivers drivers = NicDrivers.withLoopback();
+    private final NicDrivers drivers;
 
-    EmbeddedEngines(ApplicationEventPublisher events) {
+    EmbeddedEngines(ApplicationEventPublisher events, EngineProperties properties) {
         this.events = events;
+        this.drivers = properties.realDrivers() ? NicDrivers.standard() : NicDrivers.withLoopback();
     }
 
     @Override

@@ -1,0 +1,61 @@
+package io.edp.bench;
+
+import io.edp.cli.StatsLine;
+import io.edp.engine.Engine;
+import io.edp.engine.EngineConfig;
+import io.edp.engine.Mode;
+import io.edp.engine.nic.NicDrivers;
+import io.edp.engine.nic.PortConfig;
+import io.edp.engine.nic.afpacket.AfPacketDriver;
+import io.edp.engine.slowpath.FirewallRule;
+import io.edp.engine.slowpath.Route;
+import io.edp.engine.slowpath.Verdict;
+import io.edp.engine.time.SystemClock;
+import java.util.Map;
+
+/**
+ * The engine with one worker between two AF_PACKET ports: frames to its router MAC for 10.0.1.0/24 are routed
+ * out of the egress port, through a firewall whose rules the benchmark traffic has to be checked against (a
+ * DROP rule for another subnet, then an ALLOW rule for the benchmark's).
+ */
+final class EngineForwarder implements AfPacketBench.Forwarder {
+
+    private static final int BENCH_RX_BLOCKS = 256;
+
+    private final Engine engine;
+
+    EngineForwarder(String ingress, String egress, Mode mode) {
+        EngineConfig config = EngineConfig.builder()
+                .mode(mode)
+                .workers(0, 1)
+                // 64 MiB RX ring: on a shared 2-core machine the worker can be descheduled for a large fraction
+                // of a second; the ring, not the engine, decides whether that costs frames
+                .port(new PortConfig(1, "ingress", 0, 1, 1, "af_packet", Map.of("interface", ingress,
+                        "rxBlockCount", Integer.toString(BENCH_RX_BLOCKS))))
+                .port(new PortConfig(2, "egress", 0, 1, 1, "af_packet", Map.of("interface", egress)))
+                .route(new Route("10.0.1.0/24", "02:00:00:00:00:99", 2, 0))
+                .rule(FirewallRule.of(1, "192.0.2.0/24", "any", 0, Verdict.DROP))
+                .rule(FirewallRule.of(2, "10.0.0.0/24", "10.0.1.0/24", 17, Verdict.ALLOW))
+                .build();
+        engine = Engine.start(config, NicDrivers.standard(), SystemClock.INSTANCE);
+    }
+
+    @Override
+    public long dropped() {
+        AfPacketDriver ingress = (AfPacketDriver) engine.driver(1);
+        AfPacketDriver egress = (AfPacketDriver) engine.driver(2);
+        return ingress.rxRingDrops() + egress.txDropped(0) + engine.stats().dropped();
+    }
+
+    /** Closes the engine; prints where frames were lost (kernel RX ring, TX ring, engine drop reasons). */
+    @Override
+    public void close() {
+        String drops = StatsLine.drops(engine.stats());
+        AfPacketDriver ingress = (AfPacketDriver) engine.driver(1);
+        AfPacketDriver egress = (AfPacketDriver) engine.driver(2);
+        String driverLosses = "       ingress ring drops=" + ingress.rxRingDrops() + ", egress TX ring full=" + egress.txDropped(0)
+                + (egress.txKickFailures(0) == 0 ? "" : ", failed kicks=" + egress.txKickFailures(0) + " " + egress.txLastKickError(0));
+        engine.close();
+        System.out.println(driverLosses + (drops.isEmpty() ? "" : "; engine drops:" + drops));
+    }
+}

@@ -1,0 +1,103 @@
+package io.edp.engine.nic.pcap;
+
+import static io.edp.engine.nic.pcap.PcapFormat.FILE_HEADER_BYTES;
+import static io.edp.engine.nic.pcap.PcapFormat.INCL_LEN_OFFSET;
+import static io.edp.engine.nic.pcap.PcapFormat.LINKTYPE_ETHERNET;
+import static io.edp.engine.nic.pcap.PcapFormat.MAGIC_MICROS;
+import static io.edp.engine.nic.pcap.PcapFormat.MAGIC_NANOS;
+import static io.edp.engine.nic.pcap.PcapFormat.NETWORK_OFFSET;
+import static io.edp.engine.nic.pcap.PcapFormat.ORIG_LEN_OFFSET;
+import static io.edp.engine.nic.pcap.PcapFormat.RECORD_HEADER_BYTES;
+import static io.edp.engine.nic.pcap.PcapFormat.SNAPLEN_OFFSET;
+import static io.edp.engine.nic.pcap.PcapFormat.TS_FRACTION_OFFSET;
+import static io.edp.engine.nic.pcap.PcapFormat.TS_SEC_OFFSET;
+import static io.edp.engine.nic.pcap.PcapFormat.VERSION_MAJOR;
+import static io.edp.engine.nic.pcap.PcapFormat.VERSION_MINOR;
+
+import io.edp.engine.nic.NicSetupException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Appends frames to a classic pcap file (little-endian, Ethernet) through one reused 1 MiB staging buffer, so a
+ * frame costs a copy and, once per megabyte, a write. tcpdump and tshark read the result.
+ */
+final class PcapWriter implements AutoCloseable {
+
+    private static final int STAGING_BYTES = 1 << 20;
+    private static final int SNAPLEN = 262_144;
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private final Path path;
+    private final FileChannel channel;
+    private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING_BYTES);
+    private final MemorySegment stagingSegment = MemorySegment.ofBuffer(staging);
+    private final boolean nanos;
+    private int filled;
+
+    PcapWriter(Path path, boolean nanosecondTimestamps) {
+        this.path = path;
+        this.nanos = nanosecondTimestamps;
+        try {
+            this.channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new NicSetupException("pcap " + path + ": cannot write: " + e.getMessage(), e);
+        }
+        MemorySegment header = stagingSegment;
+        header.set(INT, 0, nanos ? MAGIC_NANOS : MAGIC_MICROS);
+        header.set(SHORT, 4, (short) VERSION_MAJOR);
+        header.set(SHORT, 6, (short) VERSION_MINOR);
+        header.set(INT, 8, 0);
+        header.set(INT, 12, 0);
+        header.set(INT, SNAPLEN_OFFSET, SNAPLEN);
+        header.set(INT, NETWORK_OFFSET, LINKTYPE_ETHERNET);
+        filled = FILE_HEADER_BYTES;
+        flush(); // a file with no frames is still a valid capture
+    }
+
+    /** Appends the frame {@code source[offset, offset + length)} captured at {@code epochNanos}. */
+    void write(MemorySegment source, long offset, int length, long epochNanos) {
+        if (filled + RECORD_HEADER_BYTES + length > STAGING_BYTES) {
+            flush();
+        }
+        long seconds = epochNanos / 1_000_000_000L;
+        long fraction = epochNanos % 1_000_000_000L;
+        stagingSegment.set(INT, filled + TS_SEC_OFFSET, (int) seconds);
+        stagingSegment.set(INT, filled + TS_FRACTION_OFFSET, (int) (nanos ? fraction : fraction / 1_000));
+        stagingSegment.set(INT, filled + INCL_LEN_OFFSET, length);
+        stagingSegment.set(INT, filled + ORIG_LEN_OFFSET, length);
+        MemorySegment.copy(source, offset, stagingSegment, filled + RECORD_HEADER_BYTES, length);
+        filled += RECORD_HEADER_BYTES + length;
+    }
+
+    /** Writes what is staged, so readers see every frame written so far. */
+    void flush() {
+        staging.clear().limit(filled);
+        try {
+            while (staging.hasRemaining()) {
+                channel.write(staging);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("pcap " + path + ": write failed", e);
+        }
+        filled = 0;
+    }
+
+    @Override
+    public void close() {
+        try (channel) {
+            flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("pcap " + path + ": close failed", e);
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package io.edp.engine.tlb;
+
+import io.edp.engine.Engine;
+import io.edp.engine.EngineStats;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Lets a {@link ThreadLoadBalancer} balance a running {@link Engine}: its stats in, its queue handoff out. */
+public record EngineBalancing(Engine engine) implements BalancedEngine {
+
+    @Override
+    public BusySample sampleBusy() {
+        EngineStats stats = engine.stats();
+        List<BusySample.Worker> workers = new ArrayList<>();
+        for (EngineStats.WorkerStats worker : stats.workers()) {
+            workers.add(new BusySample.Worker(worker.id(), worker.numaNode(), worker.busyNanos(), worker.rxPackets()));
+        }
+        List<BusySample.Queue> queues = new ArrayList<>();
+        for (EngineStats.QueueStats queue : stats.queues()) {
+            queues.add(new BusySample.Queue(new QueueId(queue.port(), queue.queue()), queue.worker(),
+                    queue.numaNode(), queue.busyNanos(), queue.packets()));
+        }
+        return new BusySample(stats.takenAtNanos(), workers, queues);
+    }
+
+    @Override
+    public void moveQueue(QueueId queue, int toWorker) {
+        engine.moveQueue(queue.port(), queue.rxQueue(), toWorker);
+    }
+}

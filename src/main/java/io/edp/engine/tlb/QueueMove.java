@@ -1,0 +1,5 @@
+package io.edp.engine.tlb;
+
+/** One queue changing owner. */
+public record QueueMove(QueueId queue, int fromWorker, int toWorker, double load) {
+}

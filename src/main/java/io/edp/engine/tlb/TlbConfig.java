@@ -1,0 +1,46 @@
+package io.edp.engine.tlb;
+
+import java.time.Duration;
+
+/**
+ * Thread Load Balancer settings.
+ *
+ * @param enabled              run the balancer at all
+ * @param interval             how often loads are read (NSX: 4 s)
+ * @param threshold            utilization at or over which a worker triggers a rebalance
+ * @param improvementThreshold minimum relative reduction of the peak for a plan to be applied (0.10 = 10 %)
+ * @param minTimeBetweenMoves  quiet time after applying a plan, so loads are measured again before the next
+ * @param historySize          decisions kept for stats
+ */
+public record TlbConfig(boolean enabled, Duration interval, double threshold, double improvementThreshold,
+                        Duration minTimeBetweenMoves, int historySize) {
+
+    public static final TlbConfig DEFAULTS =
+            new TlbConfig(true, Duration.ofSeconds(4), 0.70, 0.10, Duration.ofSeconds(30), 64);
+
+    public TlbConfig {
+        if (interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException("TLB interval must be positive: " + interval);
+        }
+        if (!(threshold > 0 && threshold <= 1)) {
+            throw new IllegalArgumentException("TLB threshold must be in (0, 1]: " + threshold);
+        }
+        if (!(improvementThreshold >= 0 && improvementThreshold < 1)) {
+            throw new IllegalArgumentException("TLB improvement threshold must be in [0, 1): " + improvementThreshold);
+        }
+        if (minTimeBetweenMoves.isNegative()) {
+            throw new IllegalArgumentException("minimum time between moves must be >= 0: " + minTimeBetweenMoves);
+        }
+        if (historySize < 1) {
+            throw new IllegalArgumentException("TLB history keeps at least one decision: " + historySize);
+        }
+    }
+
+    public TlbConfig withInterval(Duration newInterval) {
+        return new TlbConfig(enabled, newInterval, threshold, improvementThreshold, minTimeBetweenMoves, historySize);
+    }
+
+    public TlbConfig withMinTimeBetweenMoves(Duration quiet) {
+        return new TlbConfig(enabled, interval, threshold, improvementThreshold, quiet, historySize);
+    }
+}

@@ -1,0 +1,164 @@
+package io.edp.engine.tlb;
+
+import io.edp.engine.AdapterType;
+import io.edp.engine.Await;
+import io.edp.engine.Engine;
+import io.edp.engine.EngineConfig;
+import io.edp.engine.EngineStats;
+import io.edp.engine.Mode;
+import io.edp.engine.VnicConfig;
+import io.edp.engine.nic.NicDrivers;
+import io.edp.engine.nic.PortConfig;
+import io.edp.engine.nic.loopback.FiveTupleSteering;
+import io.edp.engine.nic.loopback.LoopbackDriverFactory;
+import io.edp.engine.nic.loopback.LoopbackNic;
+import io.edp.engine.nic.loopback.TrafficGenerator;
+import io.edp.engine.nic.loopback.TrafficProfile;
+import io.edp.engine.nic.loopback.TrafficSink;
+import io.edp.engine.nic.steering.NetQueueConfig;
+import io.edp.engine.nic.steering.NetQueueSteering;
+import io.edp.engine.nic.steering.VnicAddress;
+import io.edp.engine.time.SystemClock;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Real packets through the real engine: an uplink with 4 RX queues behind NetQueue steering (vm-a's MAC and
+ * VLAN into a shared RSS pool of all 4 queues), switched to vm-a's port, whose sink checks every flow's
+ * sequence numbers. Queues change worker while traffic flows.
+ */
+class QueueMoveUnderTrafficTest {
+
+    private static final String VM_A_MAC = "02:00:00:00:00:01";
+    private static final int VLAN = 10;
+    private static final int UPLINK = 0;
+    private static final int VM_PORT = 1;
+    private static final int FLOWS = 256;
+
+    private static Engine engine() {
+        NetQueueSteering uplinkSteering = new NetQueueSteering(NetQueueConfig.withRssPool(4, 8, List.of(0, 1, 2, 3)));
+        uplinkSteering.addSharedRssFilter(VnicAddress.of(VM_A_MAC, VLAN));
+        LoopbackDriverFactory loopback = new LoopbackDriverFactory(port -> port.id() == UPLINK
+                ? uplinkSteering : new FiveTupleSteering(port.rxQueues()));
+        EngineConfig config = EngineConfig.builder()
+                .mode(Mode.EDP_STANDARD)
+                .port(PortConfig.loopback(UPLINK, "uplink0", 0, 4, 2))
+                .port(PortConfig.loopback(VM_PORT, "vm-a-eth0", 0, 1, 2))
+                .vnic(new VnicConfig("vm-a-eth0", "vm-a", VM_PORT, VM_A_MAC, VLAN, AdapterType.VMXNET3))
+                .workers(0, 2)
+                .mbufs(4096)
+                .build();
+        return Engine.start(config, NicDrivers.withLoopback().with(LoopbackDriverFactory.KIND, loopback),
+                SystemClock.INSTANCE);
+    }
+
+    private static TrafficProfile toVmA(long packets) {
+        return TrafficProfile.udp().withFlows(FLOWS).withPackets(packets)
+                .withMacs("02:00:00:00:00:aa", VM_A_MAC).withVlan(VLAN);
+    }
+
+    private static LoopbackNic nic(Engine engine, int port) {
+        return (LoopbackNic) engine.driver(port);
+    }
+
+    private static void awaitDelivered(Engine engine, TrafficSink sink, long packets) {
+        Await.until(packets + " frames at vm-a", () -> sink.packets() == packets, Duration.ofSeconds(60),
+                () -> engine.stats().toString());
+    }
+
+    @Test
+    void queuesMovingWhileTrafficFlowsLoseAndReorderNothing() {
+        try (Engine engine = engine()) {
+            long packets = 300_000;
+            TrafficGenerator generator = nic(engine, UPLINK).startTraffic(toVmA(packets).withRate(150_000));
+            TrafficSink sink = nic(engine, VM_PORT).sink();
+            int moves = 0;
+            while (!generator.finished()) {
+                int queue = moves % 4;
+                int owner = owner(engine.stats(), UPLINK, queue);
+                engine.moveQueue(UPLINK, queue, 1 - owner);
+                moves++;
+            }
+            awaitDelivered(engine, sink, packets);
+
+            assertThat(moves).isGreaterThan(100);
+            assertThat(sink.lost()).isZero();
+            assertThat(sink.reordered()).isZero();
+            assertThat(engine.stats().dropped()).isZero();
+        }
+    }
+
+    @Test
+    void movedQueuesFlowsAreLearnedAgainByTheNewOwner() {
+        try (Engine engine = engine()) {
+            for (int queue = 0; queue < 4; queue++) {
+                engine.moveQueue(UPLINK, queue, 0);
+            }
+            TrafficSink sink = nic(engine, VM_PORT).sink();
+            nic(engine, UPLINK).startTraffic(toVmA(4 * FLOWS));
+            awaitDelivered(engine, sink, 4 * FLOWS);
+            EngineStats before = engine.stats();
+
+            engine.moveQueue(UPLINK, 2, 1);
+            // the same 5-tuples again, tracked by the sink under new flow ids
+            nic(engine, UPLINK).startTraffic(toVmA(4 * FLOWS).withFirstFlowId(FLOWS));
+            awaitDelivered(engine, sink, 8 * FLOWS);
+            EngineStats after = engine.stats();
+
+            long movedFlows = (queueStats(after, UPLINK, 2).packets() - queueStats(before, UPLINK, 2).packets()) / 4;
+            long newOwnerMisses = after.workers().get(1).flowCache().misses() - before.workers().get(1).flowCache().misses();
+            long oldOwnerMisses = after.workers().get(0).flowCache().misses() - before.workers().get(0).flowCache().misses();
+            assertThat(movedFlows).isPositive();
+            assertThat(newOwnerMisses).isEqualTo(movedFlows);
+            assertThat(oldOwnerMisses).isZero();
+            assertThat(sink.lost()).isZero();
+            assertThat(sink.reordered()).isZero();
+        }
+    }
+
+    @Test
+    void balancerSpreadsQueuesPiledOnOneWorkerUnderTraffic() {
+        try (Engine engine = engine()) {
+            for (int queue = 0; queue < 4; queue++) {
+                engine.moveQueue(UPLINK, queue, 0);
+            }
+            // trigger on any load so the small traffic of a test is enough; no quiet time, to move at once
+            TlbConfig config = new TlbConfig(true, Duration.ofMillis(100), 0.001, 0.10, Duration.ZERO, 16);
+            ThreadLoadBalancer tlb = new ThreadLoadBalancer(config, new EngineBalancing(engine), InstantSource.system());
+            long packets = 400_000;
+            nic(engine, UPLINK).startTraffic(toVmA(packets).withRate(200_000));
+            TrafficSink sink = nic(engine, VM_PORT).sink();
+            tlb.runCycle();
+
+            // one cycle per 20,000 delivered frames, until a plan is applied or the traffic is over
+            Await.until("a TLB decision that moves queues", () -> {
+                long seen = sink.packets();
+                Await.until("more traffic", () -> sink.packets() > seen + 20_000 || sink.packets() == packets,
+                        Duration.ofSeconds(30));
+                return tlb.runCycle().filter(d -> d.outcome() == TlbDecision.Outcome.APPLIED).isPresent()
+                        || sink.packets() == packets;
+            }, Duration.ofSeconds(60));
+            awaitDelivered(engine, sink, packets);
+
+            TlbDecision applied = tlb.history().stream()
+                    .filter(d -> d.outcome() == TlbDecision.Outcome.APPLIED).findFirst().orElseThrow();
+            assertThat(applied.moves()).isNotEmpty().allMatch(move -> move.fromWorker() == 0 && move.toWorker() == 1);
+            assertThat(engine.stats().workers().get(1).queues()).anyMatch(queue -> queue.startsWith(UPLINK + "/"));
+            assertThat(sink.lost()).isZero();
+            assertThat(sink.reordered()).isZero();
+        }
+    }
+
+    private static int owner(EngineStats stats, int port, int queue) {
+        return queueStats(stats, port, queue).worker();
+    }
+
+    private static EngineStats.QueueStats queueStats(EngineStats stats, int port, int queue) {
+        return stats.queues().stream().filter(q -> q.port() == port && q.queue() == queue).findFirst().orElseThrow();
+    }
+}
