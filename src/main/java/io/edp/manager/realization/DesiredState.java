@@ -17,6 +17,7 @@ import io.edp.engine.nic.PortConfig;
 import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.Route;
 import io.edp.engine.slowpath.Verdict;
+import io.edp.engine.tlb.TlbConfig;
 import io.edp.manager.edp.EdpSettings;
 import io.edp.manager.edp.HostEdpService;
 import io.edp.manager.firewall.FirewallRuleResponse;
@@ -84,10 +85,17 @@ class DesiredState {
                         rs.getString(5), rs.getInt(6)))
                 .list();
         if (physical.isEmpty() && virtual.isEmpty()) {
-            return Optional.of(new HostDataPath(hostId, name.get(), generation, null));
+            return Optional.of(new HostDataPath(hostId, name.get(), generation, null, null));
         }
         return Optional.of(new HostDataPath(hostId, name.get(), generation,
-                engineConfig(settings.get(), physical, virtual)));
+                engineConfig(settings.get(), physical, virtual), tlbConfig(settings.get())));
+    }
+
+    /** The TLB settings; the quiet time after moves and the decision history keep the engine's defaults. */
+    private static TlbConfig tlbConfig(EdpSettings settings) {
+        return new TlbConfig(settings.tlbEnabled(), Duration.ofSeconds(settings.tlbIntervalSeconds()),
+                settings.tlbThresholdPercent() / 100.0, settings.tlbImprovementPercent() / 100.0,
+                TlbConfig.DEFAULTS.minTimeBetweenMoves(), TlbConfig.DEFAULTS.historySize());
     }
 
     private EngineConfig engineConfig(EdpSettings settings, List<PhysicalPort> physical, List<VirtualPort> virtual) {

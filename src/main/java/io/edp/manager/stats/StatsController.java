@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.UUID;
 
 import io.edp.engine.EngineStats;
+import io.edp.manager.api.NotFoundException;
 import io.edp.manager.api.PageParams;
 import io.edp.manager.api.PageResponse;
 import io.edp.manager.realization.HostEngines;
@@ -70,6 +71,15 @@ class StatsController {
     private static ThreadReport.WorkerThread thread(EngineStats.WorkerStats w) {
         return new ThreadReport.WorkerThread(w.id(), w.numaNode(), (int) (w.utilization() * 100), w.busyNanos(),
                 w.wallNanos(), w.rxPackets(), w.txPackets(), w.ioChainPackets(), w.iterations(), w.queues());
+    }
+
+    @GetMapping("/tlb")
+    @Operation(operationId = "getTlbStats", summary = "Thread Load Balancer: settings, last loads, recent decisions",
+            description = "Decisions list the trigger (OVERLOAD or TOPOLOGY), the outcome and the queue moves.")
+    TlbReport tlb(@PathVariable UUID hostId) {
+        engines.require(hostId);
+        return TlbReport.of(engines.balancer(hostId).orElseThrow(() -> new NotFoundException(
+                "Host " + hostId + " has no running Thread Load Balancer here")).stats());
     }
 
     @GetMapping("/nic-queues")

@@ -6,6 +6,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.edp.engine.Engine;
+import io.edp.engine.tlb.ThreadLoadBalancer;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
@@ -62,6 +63,11 @@ public class FaultInjection {
         @Override
         public Optional<Engine> engine(UUID hostId) {
             return engines.engine(hostId);
+        }
+
+        @Override
+        public Optional<ThreadLoadBalancer> balancer(UUID hostId) {
+            return engines.balancer(hostId);
         }
     }
 }

@@ -17,7 +17,7 @@ import org.springframework.http.MediaType;
 class StatsApiTest extends ManagerTest {
 
     @Test
-    void topFlowsFlushAndPrometheusFollowTheHostsEngine() throws Exception {
+    void topFlowsTlbFlushAndPrometheusFollowTheHostsEngine() throws Exception {
         var hostId = createHost("esx-metrics");
         create("/api/v1/hosts/" + hostId + "/pnics", """
                 {"name": "vmnic0", "numaNode": 0, "speedMbps": 25000, "rxQueues": 1, "rss": false,
@@ -49,6 +49,16 @@ class StatsApiTest extends ManagerTest {
         var prometheus = body("/actuator/prometheus");
         assertThat(prometheus).containsPattern(
                 "edp_flowcache_hits_total\\{host=\"esx-metrics\",host_id=\"" + hostId + "\",worker=\"0\"} 9900");
+
+        mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/tlb").with(viewer()))
+                .andExpect(jsonPath("$.enabled").value(true))
+                .andExpect(jsonPath("$.intervalMillis").value(4000))
+                .andExpect(jsonPath("$.thresholdPercent").value(70));
+        mvc.perform(put("/api/v1/hosts/" + hostId + "/edp").with(operator()).contentType(MediaType.APPLICATION_JSON)
+                .content("{\"settings\": {\"mode\": \"EDP_STANDARD\", \"tlbIntervalSeconds\": 2}}"))
+                .andExpect(status().isOk());
+        await("the balancer to take its new interval", () -> body("/api/v1/hosts/" + hostId + "/stats/tlb"),
+                tlb -> JsonPath.<Integer>read(tlb, "$.intervalMillis") == 2000);
 
         mvc.perform(post("/api/v1/hosts/" + hostId + "/stats/flow-cache/flush").with(operator()))
                 .andExpect(status().isNoContent());

@@ -1,0 +1,67 @@
+package io.edp.manager.stats;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+import io.edp.engine.tlb.TlbDecision;
+import io.edp.engine.tlb.TlbStats;
+import io.swagger.v3.oas.annotations.media.Schema;
+
+@Schema(description = "The Thread Load Balancer of a host's engine: its settings, the loads of its last cycle and "
+        + "its recent decisions (newest last)")
+record TlbReport(
+        @Schema(description = "When the snapshot was taken") Instant takenAt,
+        @Schema(example = "true") boolean enabled,
+        @Schema(example = "4000") long intervalMillis,
+        @Schema(example = "70") int thresholdPercent,
+        @Schema(example = "10") int improvementPercent,
+        @Schema(description = "Utilization per worker in the last cycle, percent", example = "{\"0\": 93, \"1\": 12}")
+        Map<Integer, Integer> workerLoadPercent,
+        List<Decision> decisions) {
+
+    @Schema(description = "One triggered TLB cycle")
+    record Decision(Instant at,
+                    @Schema(example = "OVERLOAD") String trigger,
+                    @Schema(example = "APPLIED") String outcome,
+                    @Schema(description = "Utilization per worker before, percent") Map<Integer, Integer> loadsBefore,
+                    @Schema(description = "Utilization per worker the plan predicts, percent")
+                    Map<Integer, Integer> loadsPredicted,
+                    List<Move> moves) {
+    }
+
+    @Schema(description = "An RX queue handed from one worker to another")
+    record Move(@Schema(example = "0") int port, @Schema(example = "3") int rxQueue,
+                @Schema(example = "0") int fromWorker, @Schema(example = "1") int toWorker,
+                @Schema(description = "The queue's load, percent of a worker", example = "40") int loadPercent) {
+    }
+
+    static TlbReport of(TlbStats stats) {
+        var workers = new TreeMap<Integer, Integer>();
+        if (stats.lastLoads() != null) {
+            stats.lastLoads().workers().forEach(w -> workers.put(w.worker(), percent(w.utilization())));
+        }
+        var config = stats.config();
+        return new TlbReport(Instant.now(), config.enabled(), config.interval().toMillis(),
+                percent(config.threshold()), percent(config.improvementThreshold()), workers,
+                stats.recentDecisions().stream().map(TlbReport::decision).toList());
+    }
+
+    private static Decision decision(TlbDecision d) {
+        return new Decision(d.at(), d.trigger().name(), d.outcome().name(), percents(d.loadsBefore()),
+                percents(d.loadsPredicted()), d.moves().stream().map(m -> new Move(m.queue().port(),
+                        m.queue().rxQueue(), m.fromWorker(), m.toWorker(), percent(m.load()))).toList());
+    }
+
+    private static Map<Integer, Integer> percents(SortedMap<Integer, Double> loads) {
+        var percents = new TreeMap<Integer, Integer>();
+        loads.forEach((worker, load) -> percents.put(worker, percent(load)));
+        return percents;
+    }
+
+    private static int percent(double share) {
+        return (int) Math.round(share * 100);
+    }
+}
