@@ -3,14 +3,20 @@ package io.edp.manager.realization;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
+import java.util.UUID;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.edp.EdpApplication;
 
 import io.edp.engine.Mode;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 
 /**
  * Engines hold nothing that is not rebuilt from the database: with every engine gone (as after a restart), the
- * start-up reconciliation builds each host's engine again at its desired generation.
+ * start-up reconciliation builds each host's engine again at its desired generation; and a second manager
+ * started on the same database builds its own engines for every host as it starts.
  */
 class StartupReconciliationTest extends RealizationTest {
 
@@ -19,6 +25,9 @@ class StartupReconciliationTest extends RealizationTest {
 
     @Autowired
     private Reconciler reconciler;
+
+    @Autowired
+    private HikariDataSource database;
 
     @Test
     void everyHostsEngineIsRebuiltAtItsDesiredGeneration() throws Exception {
@@ -42,11 +51,39 @@ class StartupReconciliationTest extends RealizationTest {
         assertThat(fastEngine.config().flowCache().capacity()).isEqualTo(4096);
         assertThat(fastEngine.config().vnics()).hasSize(2);
         assertThat(embedded.engine(legacy).orElseThrow().config().mode()).isEqualTo(Mode.LEGACY);
-        for (var host : new java.util.UUID[] {fast, legacy}) {
-            var status = realization(host);
-            assertThat(status.read("$.state", String.class)).isEqualTo("SUCCESS");
-            assertThat(status.read("$.realizedGeneration", Long.class)).isEqualTo(desiredGeneration(host));
-            assertThat(Instant.parse(status.read("$.lastSuccessAt", String.class))).isAfter(beforeRestart);
+        for (var host : new UUID[] {fast, legacy}) {
+            assertRebuiltAtDesiredGeneration(host, beforeRestart);
         }
+    }
+
+    @Test
+    void aNewManagerOnTheSameDatabaseBuildsEveryHostsEngineAtStartUp() throws Exception {
+        var hostId = createHostWithNicAndTwoVms("esx-restart");
+        long generation = setEdp(hostId, "{\"mode\": \"EDP_STANDARD\", \"flowCacheSize\": 8192}");
+        awaitRealized(hostId, generation);
+        var beforeRestart = Instant.now();
+
+        try (var restarted = new SpringApplicationBuilder(EdpApplication.class).run(
+                "--spring.datasource.url=" + database.getJdbcUrl(),
+                "--spring.datasource.username=" + database.getUsername(),
+                "--spring.datasource.password=" + (database.getPassword() == null ? "" : database.getPassword()),
+                "--server.port=0", "--edp.security.operator.password={noop}restart",
+                "--edp.engines.mbufs=4096", "--edp.engines.real-drivers=false")) {
+            var engines = restarted.getBean(EmbeddedEngines.class);
+            var engine = await("the new manager to build the host's engine", () -> engines.engine(hostId),
+                    java.util.Optional::isPresent).orElseThrow();
+
+            assertThat(engine.config().mode()).isEqualTo(Mode.EDP_STANDARD);
+            assertThat(engine.config().flowCache().capacity()).isEqualTo(8192);
+            assertThat(engine.config().ports()).hasSize(3);
+            assertRebuiltAtDesiredGeneration(hostId, beforeRestart);
+        }
+    }
+
+    private void assertRebuiltAtDesiredGeneration(UUID host, Instant restartedAt) throws Exception {
+        var status = await("host " + host + " to be realized after the restart", () -> realization(host),
+                s -> s.read("$.state").equals("SUCCESS")
+                        && Instant.parse(s.read("$.lastSuccessAt", String.class)).isAfter(restartedAt));
+        assertThat(status.read("$.realizedGeneration", Long.class)).isEqualTo(desiredGeneration(host));
     }
 }
