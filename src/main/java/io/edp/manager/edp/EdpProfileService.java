@@ -1,14 +1,13 @@
 package io.edp.manager.edp;
 
-import java.util.List;
 import java.util.Optional;
 
 import io.edp.manager.api.ConflictException;
 import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
+import io.edp.manager.api.SqlPages;
 import org.springframework.data.domain.Page;
-import org.springframework.data.domain.PageImpl;
 import org.springframework.data.domain.Pageable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
@@ -59,13 +58,8 @@ class EdpProfileService {
     @Transactional(readOnly = true)
     Page<EdpProfileResponse> list(Pageable pageable) {
         var descending = pageable.getSort().stream().findFirst().map(order -> order.isDescending()).orElse(false);
-        List<EdpProfileResponse> items = jdbc.sql(select("") + " ORDER BY p.name " + (descending ? "DESC" : "ASC")
-                        + " LIMIT :limit OFFSET :offset")
-                .param("limit", pageable.getPageSize())
-                .param("offset", pageable.getOffset())
-                .query(this::row).list();
-        long total = jdbc.sql("SELECT count(*) FROM edp_profile").query(Long.class).single();
-        return new PageImpl<>(items, pageable, total);
+        return SqlPages.page(jdbc, select("") + " ORDER BY p.name " + (descending ? "DESC" : "ASC"), "edp_profile",
+                this::row, pageable);
     }
 
     EdpProfileResponse replace(String name, IfMatch ifMatch, EdpProfileRequest request) {

@@ -14,8 +14,8 @@ import io.edp.manager.api.FieldProblem;
 import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
+import io.edp.manager.api.SqlPages;
 import org.springframework.data.domain.Page;
-import org.springframework.data.domain.PageImpl;
 import org.springframework.data.domain.Pageable;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -61,11 +61,7 @@ public class FirewallRuleService {
 
     @Transactional(readOnly = true)
     Page<FirewallRuleResponse> list(Pageable pageable) {
-        var items = jdbc.sql(SELECT + ORDER + " LIMIT :limit OFFSET :offset")
-                .param("limit", pageable.getPageSize()).param("offset", pageable.getOffset())
-                .query(FirewallRuleService::row).list();
-        long total = jdbc.sql("SELECT count(*) FROM firewall_rule").query(Long.class).single();
-        return new PageImpl<>(items, pageable, total);
+        return SqlPages.page(jdbc, SELECT + ORDER, "firewall_rule", FirewallRuleService::row, pageable);
     }
 
     /** Every rule in evaluation order: what each host's engine gets. */

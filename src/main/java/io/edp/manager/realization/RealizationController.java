@@ -10,7 +10,6 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import org.springdoc.core.annotations.ParameterObject;
-import org.springframework.data.domain.PageImpl;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -38,8 +37,6 @@ class RealizationController {
     @Operation(operationId = "listRealization", summary = "List every host's realization status",
             description = "By host id.")
     PageResponse<RealizationStatus> list(@ParameterObject @Valid PageParams paging) {
-        var pageable = paging.toPageable(Set.of("hostId"), "hostId");
-        return PageResponse.of(new PageImpl<>(realizations.page(pageable.getOffset(), pageable.getPageSize()),
-                pageable, realizations.count()));
+        return PageResponse.of(realizations.page(paging.toPageable(Set.of("hostId"), "hostId")));
     }
 }

@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import io.edp.manager.api.SqlPages;
+import org.springframework.data.domain.Page;
+import org.springframework.data.domain.Pageable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -105,13 +108,9 @@ class RealizationRepository {
                 .optional();
     }
 
-    List<RealizationStatus> page(long offset, int limit) {
-        return jdbc.sql(STATUS + " ORDER BY host_id LIMIT :limit OFFSET :offset")
-                .param("limit", limit).param("offset", offset).query(RealizationRepository::row).list();
-    }
-
-    long count() {
-        return jdbc.sql("SELECT count(*) FROM host_realization").query(Long.class).single();
+    Page<RealizationStatus> page(Pageable pageable) {
+        return SqlPages.page(jdbc, STATUS + " ORDER BY host_id", "host_realization", RealizationRepository::row,
+                pageable);
     }
 
     private static RealizationStatus row(ResultSet rs, int rowNum) throws SQLException {

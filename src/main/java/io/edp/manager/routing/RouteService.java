@@ -12,8 +12,8 @@ import io.edp.manager.api.FieldProblem;
 import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
+import io.edp.manager.api.SqlPages;
 import org.springframework.data.domain.Page;
-import org.springframework.data.domain.PageImpl;
 import org.springframework.data.domain.Pageable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
@@ -50,11 +50,7 @@ public class RouteService {
 
     @Transactional(readOnly = true)
     Page<RouteResponse> list(Pageable pageable) {
-        var items = jdbc.sql(SELECT + " ORDER BY id LIMIT :limit OFFSET :offset")
-                .param("limit", pageable.getPageSize()).param("offset", pageable.getOffset())
-                .query(RouteService::row).list();
-        long total = jdbc.sql("SELECT count(*) FROM route").query(Long.class).single();
-        return new PageImpl<>(items, pageable, total);
+        return SqlPages.page(jdbc, SELECT + " ORDER BY id", "route", RouteService::row, pageable);
     }
 
     /** Every route: what each host's engine gets (those whose output NIC it has). */

@@ -2,6 +2,9 @@ package io.edp.manager.realization;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+import java.util.UUID;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -11,7 +14,7 @@ class PushFailureTest extends RealizationTest {
     @Autowired
     private FaultInjection.FaultyEngines engines;
 
-    private java.util.UUID failing;
+    private UUID failing;
 
     @AfterEach
     void heal() {
@@ -58,5 +61,8 @@ class PushFailureTest extends RealizationTest {
         awaitRealized(healthy, desired);
         await("the failing host to fail", () -> realization(failing), s -> s.read("$.state").equals("FAILED"));
         assertThat(realization(failing).read("$.failedAttempts", Integer.class)).isPositive();
+        var all = json("/api/v1/realization");
+        assertThat(all.read("$.page.totalElements", Integer.class)).isEqualTo(2);
+        assertThat(all.read("$.items[*].state", List.class)).contains("SUCCESS", "FAILED");
     }
 }
