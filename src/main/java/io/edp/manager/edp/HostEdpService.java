@@ -2,6 +2,7 @@ package io.edp.manager.edp;
 
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.UUID;
 
 import io.edp.manager.api.IfMatch;
@@ -47,6 +48,7 @@ public class HostEdpService {
                     + effective.flowExpiryMinSeconds() + ".." + effective.flowExpiryMaxSeconds()
                     + " s is reversed (min must not exceed max)");
         }
+        checkWorkerNodes(hostId, effective);
         if (settings.equals(current.settings()) && Objects.equals(request.profile(), current.profile())) {
             return current; // idempotent: nothing changes, not even the version or the generation
         }
@@ -57,6 +59,21 @@ public class HostEdpService {
                 .param("settings", json.write(settings))
                 .update();
         return get(hostId);
+    }
+
+    /** Workers can only be placed on NUMA nodes the host has. */
+    private void checkWorkerNodes(UUID hostId, EdpSettings effective) {
+        if (effective.workersPerNumaNode() == null) {
+            return;
+        }
+        var nodes = jdbc.sql("SELECT node_id FROM host_numa_node WHERE host_id = :hostId ORDER BY node_id")
+                .param("hostId", hostId).query(Integer.class).list();
+        var unknown = new TreeSet<>(effective.workersPerNumaNode().keySet());
+        unknown.removeAll(nodes);
+        if (!unknown.isEmpty()) {
+            throw new InvalidRequestException("settings.workersPerNumaNode", "NUMA nodes " + unknown
+                    + " do not exist on this host (its nodes: " + nodes + ")");
+        }
     }
 
     /** What host {@code hostId} should run: its settings over its profile's over the defaults; empty if no host. */

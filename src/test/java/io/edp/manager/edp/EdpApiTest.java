@@ -78,6 +78,10 @@ class EdpApiTest extends ManagerTest {
                 .andExpect(jsonPath("$.errors[0].field").value("settings.flowCacheSize"))
                 .andExpect(jsonPath("$.errors[1].field").value("settings.flowExpiryMinSeconds"));
         putEdp("{\"settings\": {\"flowCacheSize\": 1048576}}").andExpect(status().isBadRequest());
+        putEdp("{\"settings\": {\"workersPerNumaNode\": {\"0\": 1, \"7\": 2}}}")
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.errors[0].field").value("settings.workersPerNumaNode"))
+                .andExpect(jsonPath("$.errors[0].message", containsString("[7]")));
     }
 
     @Test
