@@ -36,8 +36,18 @@ class RealizationRepository {
     record Claim(UUID hostId, long generation) {
     }
 
+    /**
+     * The reconciler's own transactions do not wait for their commit to reach the disk: a lost lease or result
+     * after a crash costs nothing, because every host is pushed again at start-up. (Desired state is written by
+     * the API's transactions, which stay fully durable.)
+     */
+    private void skipCommitFlush() {
+        jdbc.sql("SET LOCAL synchronous_commit = off").update();
+    }
+
     /** Locks and leases one host whose desired generation is ahead and whose retry is due. */
     Optional<Claim> claimDue(Duration lease) {
+        skipCommitFlush();
         return jdbc.sql("""
                         SELECT host_id, desired_generation FROM host_realization
                          WHERE realized_generation < desired_generation AND next_attempt_at <= now()
@@ -50,6 +60,7 @@ class RealizationRepository {
 
     /** Locks and leases host {@code hostId} whatever its generations: the start-up rebuild of its engine. */
     Optional<Claim> claim(UUID hostId, Duration lease) {
+        skipCommitFlush();
         return jdbc.sql("SELECT host_id, desired_generation FROM host_realization WHERE host_id = :id "
                         + "FOR UPDATE SKIP LOCKED")
                 .param("id", hostId)
@@ -67,6 +78,7 @@ class RealizationRepository {
 
     /** The engine runs {@code generation}: SUCCESS, unless a change arrived meanwhile (then PENDING again). */
     void succeeded(UUID hostId, long generation) {
+        skipCommitFlush();
         jdbc.sql("""
                         UPDATE host_realization
                            SET realized_generation = GREATEST(realized_generation, :generation),
@@ -84,6 +96,7 @@ class RealizationRepository {
      * realized and the retry is due whatever the generations say.
      */
     void failed(UUID hostId, String reason, boolean engineLost, Duration retryInitial, Duration retryMax) {
+        skipCommitFlush();
         jdbc.sql("""
                         UPDATE host_realization
                            SET state = 'FAILED', failure_reason = :reason, attempts = attempts + 1, lease_until = NULL,
