@@ -10,6 +10,7 @@ import io.edp.engine.metrics.Counters;
 import io.edp.engine.nic.NicDriver;
 import io.edp.engine.nic.NicDrivers;
 import io.edp.engine.nic.PortConfig;
+import io.edp.engine.nic.VnicAddress;
 import io.edp.engine.numa.CpuAffinity;
 import io.edp.engine.numa.CpuSet;
 import io.edp.engine.numa.WorkerPinning;
@@ -83,6 +84,7 @@ public final class Engine implements AutoCloseable {
             for (PortConfig p : config.ports()) {
                 NicDriver driver = driverKinds.open(p, pool);
                 drivers.put(p.id(), driver);
+                driver.vnicsChanged(vnicAddresses(config));
                 txPorts.put(p.id(), new TxPort(p.id(), driver, workers.length));
             }
             current = compile(config, 1, txPorts);
@@ -170,7 +172,9 @@ public final class Engine implements AutoCloseable {
      * the generation number once every worker has begun an iteration under it. Everything changes live except
      * the workers and the pool and conntrack sizes: ports may come and go (a port's own settings are fixed; remove
      * it and add it again to change them). A removed port's queues are released before the publish and its
-     * driver closed after the grace period; an added port's queues are placed after it.
+     * driver closed after the grace period; an added port's queues are placed after it. When the vNICs change,
+     * every running port's driver hears of it after the grace period ({@link NicDriver#vnicsChanged}), so
+     * NetQueue filters follow them.
      */
     public synchronized int apply(EngineConfig next) {
         ensureOpen();
@@ -201,6 +205,7 @@ public final class Engine implements AutoCloseable {
             for (PortConfig p : added) {
                 NicDriver driver = driverKinds.open(p, pool);
                 opened.put(p.id(), driver);
+                driver.vnicsChanged(vnicAddresses(next));
                 ports.put(p.id(), new TxPort(p.id(), driver, workers.length));
             }
             g = compile(next, current.number() + 1, ports);
@@ -213,9 +218,18 @@ public final class Engine implements AutoCloseable {
                 workers[q.owner()].execute(w -> w.release(q));
             }
         }
+        EngineConfig previous = config;
         current = g;
         config = next;
         awaitGracePeriod();
+        if (!next.vnics().equals(previous.vnics())) {
+            // NetQueue filters follow the vNICs on the running ports, whose other settings are fixed
+            for (Map.Entry<Integer, NicDriver> port : drivers.entrySet()) {
+                if (!removed.contains(port.getKey())) {
+                    port.getValue().vnicsChanged(vnicAddresses(next));
+                }
+            }
+        }
         for (PortConfig p : added) {
             drivers.put(p.id(), opened.get(p.id()));
             txPorts.put(p.id(), g.txPort(p.id()));
@@ -227,6 +241,14 @@ public final class Engine implements AutoCloseable {
             closePort(port);
         }
         return g.number();
+    }
+
+    private static List<VnicAddress> vnicAddresses(EngineConfig c) {
+        List<VnicAddress> addresses = new ArrayList<>();
+        for (VnicConfig v : c.vnics()) {
+            addresses.add(v.address());
+        }
+        return addresses;
     }
 
     /** Frees the frames still queued on a released port (bounded, the wire may still be sending), closes it. */
