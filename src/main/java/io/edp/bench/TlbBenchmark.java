@@ -2,6 +2,7 @@ package io.edp.bench;
 
 import io.edp.engine.AdapterType;
 import io.edp.engine.Engine;
+import io.edp.engine.EngineBalancing;
 import io.edp.engine.EngineConfig;
 import io.edp.engine.EngineStats;
 import io.edp.engine.Mode;
@@ -11,7 +12,6 @@ import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.nic.loopback.TrafficGenerator;
 import io.edp.engine.nic.loopback.TrafficProfile;
 import io.edp.engine.nic.loopback.TrafficSink;
-import io.edp.engine.tlb.EngineBalancing;
 import io.edp.engine.tlb.QueueMove;
 import io.edp.engine.tlb.ThreadLoadBalancer;
 import io.edp.engine.tlb.TlbConfig;

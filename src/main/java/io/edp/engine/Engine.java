@@ -23,11 +23,13 @@ import io.edp.engine.slowpath.MacAddress;
 import io.edp.engine.slowpath.SwitchingTable;
 import io.edp.engine.time.Clock;
 import io.edp.engine.time.SystemClock;
+import io.edp.engine.tlb.ThreadLoadBalancer;
 import io.edp.engine.worker.Generation;
 import io.edp.engine.worker.RxQueue;
 import io.edp.engine.worker.TxPort;
 import io.edp.engine.worker.Worker;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -46,6 +48,8 @@ import java.util.concurrent.locks.LockSupport;
  *     an iteration under it (an RCU grace period): from then on no packet is handled by the old one.</li>
  * <li>{@link #moveQueue} hands an RX queue to another worker without loss or reordering.</li>
  * <li>{@link #stats}, {@link #topFlows}, {@link #flushFlowCaches} serve the manager.</li>
+ * <li>The engine's Thread Load Balancer runs as {@link EngineConfig#tlb()} says (off unless configured); apply
+ *     reconfigures it live, keeping its history, and {@link EngineStats#tlb()} shows its decisions.</li>
  * </ul>
  * Control methods are serialized; none of them runs on the packet path.
  */
@@ -62,6 +66,7 @@ public final class Engine implements AutoCloseable {
     private final List<RxQueue> queues = new CopyOnWriteArrayList<>();
     /** Round-robin position per NUMA node (-1: all workers) for placing new queues. */
     private final Map<Integer, Integer> placement = new TreeMap<>();
+    private final ThreadLoadBalancer balancer;
     private volatile Generation current;
     private volatile EngineConfig config;
     private boolean closed;
@@ -101,6 +106,8 @@ public final class Engine implements AutoCloseable {
         for (Worker w : workers) {
             w.start();
         }
+        balancer = new ThreadLoadBalancer(config.tlb(), new EngineBalancing(this), InstantSource.system());
+        balancer.start();
     }
 
     /** Starts an engine on the system clock with the loopback driver available. */
@@ -240,6 +247,7 @@ public final class Engine implements AutoCloseable {
         for (int port : removed) {
             closePort(port);
         }
+        balancer.reconfigure(next.tlb());
         return g.number();
     }
 
@@ -410,7 +418,8 @@ public final class Engine implements AutoCloseable {
             portStats.add(new EngineStats.PortStats(p.id(), p.name(), p.numaNode(), rx[0], rx[1], tx[0], tx[1]));
         }
         return new EngineStats(Instant.now(), now, g.number(), c.mode(), List.copyOf(workerStats),
-                List.copyOf(queueStats), List.copyOf(portStats), totalCache, dropMap(totalDrops), connections.size());
+                List.copyOf(queueStats), List.copyOf(portStats), totalCache, dropMap(totalDrops), connections.size(),
+                balancer.stats());
     }
 
     private static Map<DropReason, Long> dropMap(long[] counts) {
@@ -478,19 +487,25 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    /** Stops the workers, then the drivers, then frees the packet memory. */
+    /**
+     * Stops the balancer (outside the engine's lock: a cycle in progress may be waiting for it to move a queue),
+     * then the workers, then the drivers, then frees the packet memory.
+     */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
+    public void close() {
+        balancer.close();
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (Worker w : workers) {
+                w.stop();
+            }
+            for (NicDriver d : drivers.values()) {
+                d.close();
+            }
+            pool.close();
         }
-        closed = true;
-        for (Worker w : workers) {
-            w.stop();
-        }
-        for (NicDriver d : drivers.values()) {
-            d.close();
-        }
-        pool.close();
     }
 }

@@ -3,6 +3,7 @@ package io.edp.engine.tlb;
 import io.edp.engine.AdapterType;
 import io.edp.engine.Await;
 import io.edp.engine.Engine;
+import io.edp.engine.EngineBalancing;
 import io.edp.engine.EngineConfig;
 import io.edp.engine.EngineStats;
 import io.edp.engine.Mode;
