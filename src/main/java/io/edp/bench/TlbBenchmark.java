@@ -2,23 +2,16 @@ package io.edp.bench;
 
 import io.edp.engine.AdapterType;
 import io.edp.engine.Engine;
+import io.edp.engine.EngineBalancing;
 import io.edp.engine.EngineConfig;
 import io.edp.engine.EngineStats;
 import io.edp.engine.Mode;
 import io.edp.engine.VnicConfig;
-import io.edp.engine.nic.NicDrivers;
 import io.edp.engine.nic.PortConfig;
-import io.edp.engine.nic.loopback.FiveTupleSteering;
-import io.edp.engine.nic.loopback.LoopbackDriverFactory;
 import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.nic.loopback.TrafficGenerator;
 import io.edp.engine.nic.loopback.TrafficProfile;
 import io.edp.engine.nic.loopback.TrafficSink;
-import io.edp.engine.nic.steering.NetQueueConfig;
-import io.edp.engine.nic.steering.NetQueueSteering;
-import io.edp.engine.nic.steering.VnicAddress;
-import io.edp.engine.time.SystemClock;
-import io.edp.engine.tlb.EngineBalancing;
 import io.edp.engine.tlb.QueueMove;
 import io.edp.engine.tlb.ThreadLoadBalancer;
 import io.edp.engine.tlb.TlbConfig;
@@ -90,7 +83,7 @@ final class TlbBenchmark {
         out.printf("bench tlb: %d workers (EDP_STANDARD), %d VMs x %d RX queues, VM 0 hot: %s pps, others %,d pps%n",
                 WORKERS, VMS, QUEUES_PER_UPLINK, settings.hotPacketsPerSecond() == 0 ? "max"
                         : String.format("%,d", settings.hotPacketsPerSecond()), settings.coldPacketsPerSecond());
-        try (Engine engine = Engine.start(config(), drivers(), SystemClock.INSTANCE)) {
+        try (Engine engine = Engine.start(config())) {
             for (int vm = 0; vm < VMS; vm++) {
                 for (int queue = 0; queue < QUEUES_PER_UPLINK; queue++) {
                     engine.moveQueue(vm, queue, vm);
@@ -127,7 +120,9 @@ final class TlbBenchmark {
     private static EngineConfig config() {
         EngineConfig.Builder config = EngineConfig.builder().mode(Mode.EDP_STANDARD).workers(0, WORKERS).mbufs(32_768);
         for (int vm = 0; vm < VMS; vm++) {
-            config.port(PortConfig.loopback(vm, "uplink" + vm, 0, QUEUES_PER_UPLINK, 1));
+            // NetQueue steering with RSS on: the VM's MAC and VLAN into a shared pool of all the uplink's queues
+            config.port(new PortConfig(vm, "uplink" + vm, 0, QUEUES_PER_UPLINK, 1, "loopback",
+                    Map.of("steering", "netqueue", "rss", "true")));
         }
         for (int vm = 0; vm < VMS; vm++) {
             int port = VMS + vm;
@@ -135,19 +130,6 @@ final class TlbBenchmark {
             config.vnic(new VnicConfig("vm" + vm + "-eth0", "vm" + vm, port, vmMac(vm), vlan(vm), AdapterType.VMXNET3));
         }
         return config.build();
-    }
-
-    /** Uplinks steer their VM into a shared RSS pool of all their queues; VM ports hash the 5-tuple. */
-    private static NicDrivers drivers() {
-        return NicDrivers.withLoopback().with(LoopbackDriverFactory.KIND, new LoopbackDriverFactory(port -> {
-            if (port.id() >= VMS) {
-                return new FiveTupleSteering(port.rxQueues());
-            }
-            NetQueueSteering uplink = new NetQueueSteering(
-                    NetQueueConfig.withRssPool(QUEUES_PER_UPLINK, 8, List.of(0, 1, 2, 3)));
-            uplink.addSharedRssFilter(VnicAddress.of(vmMac(port.id()), vlan(port.id())));
-            return uplink;
-        }));
     }
 
     private static String vmMac(int vm) {

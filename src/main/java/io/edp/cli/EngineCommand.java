@@ -5,12 +5,9 @@ import io.edp.engine.EngineStats;
 import io.edp.engine.nic.NicDrivers;
 import io.edp.engine.nic.NicSetupException;
 import io.edp.engine.time.SystemClock;
-import io.edp.engine.tlb.EngineBalancing;
-import io.edp.engine.tlb.ThreadLoadBalancer;
 import io.edp.engine.tlb.TlbDecision;
 import java.io.PrintStream;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
@@ -74,19 +71,16 @@ public final class EngineCommand {
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(this::stopAndWait));
         out.printf("engine: %s, %d worker(s), %d port(s); stop with SIGTERM or Ctrl-C%n", config.engine().mode(),
                 config.engine().workerCount(), config.engine().ports().size());
-        ThreadLoadBalancer balancer = new ThreadLoadBalancer(config.tlb(), new EngineBalancing(engine),
-                InstantSource.system());
-        balancer.start();
-        try (engine; balancer) {
-            report(engine, balancer, config.statsInterval().toNanos());
+        try (engine) {
+            report(engine, config.statsInterval().toNanos());
         } finally {
             stopped.countDown();
         }
         return EXIT_OK;
     }
 
-    /** Prints a statistics line every interval, and each new TLB decision, until {@link #stop} opens. */
-    private void report(Engine engine, ThreadLoadBalancer balancer, long intervalNanos) {
+    /** Prints a statistics line every interval, and each new decision of the engine's TLB, until {@link #stop} opens. */
+    private void report(Engine engine, long intervalNanos) {
         EngineStats previous = engine.stats();
         Instant lastShown = Instant.MIN;
         boolean stopping = false;
@@ -100,7 +94,7 @@ public final class EngineCommand {
             EngineStats now = engine.stats();
             out.println((stopping ? "stopped: " : "") + StatsLine.between(previous, now));
             previous = now;
-            for (TlbDecision decision : balancer.history()) {
+            for (TlbDecision decision : now.tlb().recentDecisions()) {
                 if (decision.at().isAfter(lastShown)) {
                     out.println(StatsLine.of(decision));
                     lastShown = decision.at();

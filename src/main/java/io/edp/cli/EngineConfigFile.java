@@ -26,11 +26,10 @@ import tools.jackson.databind.json.JsonMapper;
  * drivers, mode, workers, firewall rules and routes, plus how often to print statistics. Every mistake is
  * reported as one {@link IllegalArgumentException} naming the field, e.g. {@code ports[0].options.interface}.
  *
- * @param engine        what the engine runs
+ * @param engine        what the engine runs, its Thread Load Balancer included (on by default here)
  * @param statsInterval how often the command prints a statistics line
- * @param tlb           the Thread Load Balancer that moves RX queues between the workers
  */
-public record EngineConfigFile(EngineConfig engine, Duration statsInterval, TlbConfig tlb) {
+public record EngineConfigFile(EngineConfig engine, Duration statsInterval) {
 
     private static final Set<String> TOP_LEVEL = Set.of("mode", "workers", "workersPerNumaNode", "statsIntervalSeconds",
             "flowCacheCapacity", "routerMac", "mbufs", "ports", "firewallRules", "routes", "tlb");
@@ -83,7 +82,7 @@ public record EngineConfigFile(EngineConfig engine, Duration statsInterval, TlbC
         if (seconds < 1) {
             throw new IllegalArgumentException("statsIntervalSeconds must be >= 1: " + seconds);
         }
-        return new EngineConfigFile(builder.build(), Duration.ofSeconds(seconds), tlb(root.path("tlb")));
+        return new EngineConfigFile(builder.tlb(tlb(root.path("tlb"))).build(), Duration.ofSeconds(seconds));
     }
 
     /** Whole seconds and percents, as NSX shows them; absent fields keep {@link TlbConfig#DEFAULTS}. */

@@ -10,6 +10,7 @@ import io.edp.engine.metrics.Counters;
 import io.edp.engine.nic.NicDriver;
 import io.edp.engine.nic.NicDrivers;
 import io.edp.engine.nic.PortConfig;
+import io.edp.engine.nic.VnicAddress;
 import io.edp.engine.numa.CpuAffinity;
 import io.edp.engine.numa.CpuSet;
 import io.edp.engine.numa.WorkerPinning;
@@ -22,11 +23,13 @@ import io.edp.engine.slowpath.MacAddress;
 import io.edp.engine.slowpath.SwitchingTable;
 import io.edp.engine.time.Clock;
 import io.edp.engine.time.SystemClock;
+import io.edp.engine.tlb.ThreadLoadBalancer;
 import io.edp.engine.worker.Generation;
 import io.edp.engine.worker.RxQueue;
 import io.edp.engine.worker.TxPort;
 import io.edp.engine.worker.Worker;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -45,6 +48,8 @@ import java.util.concurrent.locks.LockSupport;
  *     an iteration under it (an RCU grace period): from then on no packet is handled by the old one.</li>
  * <li>{@link #moveQueue} hands an RX queue to another worker without loss or reordering.</li>
  * <li>{@link #stats}, {@link #topFlows}, {@link #flushFlowCaches} serve the manager.</li>
+ * <li>The engine's Thread Load Balancer runs as {@link EngineConfig#tlb()} says (off unless configured); apply
+ *     reconfigures it live, keeping its history, and {@link EngineStats#tlb()} shows its decisions.</li>
  * </ul>
  * Control methods are serialized; none of them runs on the packet path.
  */
@@ -61,6 +66,7 @@ public final class Engine implements AutoCloseable {
     private final List<RxQueue> queues = new CopyOnWriteArrayList<>();
     /** Round-robin position per NUMA node (-1: all workers) for placing new queues. */
     private final Map<Integer, Integer> placement = new TreeMap<>();
+    private final ThreadLoadBalancer balancer;
     private volatile Generation current;
     private volatile EngineConfig config;
     private boolean closed;
@@ -83,6 +89,7 @@ public final class Engine implements AutoCloseable {
             for (PortConfig p : config.ports()) {
                 NicDriver driver = driverKinds.open(p, pool);
                 drivers.put(p.id(), driver);
+                driver.vnicsChanged(vnicAddresses(config));
                 txPorts.put(p.id(), new TxPort(p.id(), driver, workers.length));
             }
             current = compile(config, 1, txPorts);
@@ -99,6 +106,8 @@ public final class Engine implements AutoCloseable {
         for (Worker w : workers) {
             w.start();
         }
+        balancer = new ThreadLoadBalancer(config.tlb(), new EngineBalancing(this), InstantSource.system());
+        balancer.start();
     }
 
     /** Starts an engine on the system clock with the loopback driver available. */
@@ -170,7 +179,9 @@ public final class Engine implements AutoCloseable {
      * the generation number once every worker has begun an iteration under it. Everything changes live except
      * the workers and the pool and conntrack sizes: ports may come and go (a port's own settings are fixed; remove
      * it and add it again to change them). A removed port's queues are released before the publish and its
-     * driver closed after the grace period; an added port's queues are placed after it.
+     * driver closed after the grace period; an added port's queues are placed after it. When the vNICs change,
+     * every running port's driver hears of it after the grace period ({@link NicDriver#vnicsChanged}), so
+     * NetQueue filters follow them.
      */
     public synchronized int apply(EngineConfig next) {
         ensureOpen();
@@ -201,6 +212,7 @@ public final class Engine implements AutoCloseable {
             for (PortConfig p : added) {
                 NicDriver driver = driverKinds.open(p, pool);
                 opened.put(p.id(), driver);
+                driver.vnicsChanged(vnicAddresses(next));
                 ports.put(p.id(), new TxPort(p.id(), driver, workers.length));
             }
             g = compile(next, current.number() + 1, ports);
@@ -213,9 +225,18 @@ public final class Engine implements AutoCloseable {
                 workers[q.owner()].execute(w -> w.release(q));
             }
         }
+        EngineConfig previous = config;
         current = g;
         config = next;
         awaitGracePeriod();
+        if (!next.vnics().equals(previous.vnics())) {
+            // NetQueue filters follow the vNICs on the running ports, whose other settings are fixed
+            for (Map.Entry<Integer, NicDriver> port : drivers.entrySet()) {
+                if (!removed.contains(port.getKey())) {
+                    port.getValue().vnicsChanged(vnicAddresses(next));
+                }
+            }
+        }
         for (PortConfig p : added) {
             drivers.put(p.id(), opened.get(p.id()));
             txPorts.put(p.id(), g.txPort(p.id()));
@@ -226,7 +247,16 @@ public final class Engine implements AutoCloseable {
         for (int port : removed) {
             closePort(port);
         }
+        balancer.reconfigure(next.tlb());
         return g.number();
+    }
+
+    private static List<VnicAddress> vnicAddresses(EngineConfig c) {
+        List<VnicAddress> addresses = new ArrayList<>();
+        for (VnicConfig v : c.vnics()) {
+            addresses.add(v.address());
+        }
+        return addresses;
     }
 
     /** Frees the frames still queued on a released port (bounded, the wire may still be sending), closes it. */
@@ -388,7 +418,8 @@ public final class Engine implements AutoCloseable {
             portStats.add(new EngineStats.PortStats(p.id(), p.name(), p.numaNode(), rx[0], rx[1], tx[0], tx[1]));
         }
         return new EngineStats(Instant.now(), now, g.number(), c.mode(), List.copyOf(workerStats),
-                List.copyOf(queueStats), List.copyOf(portStats), totalCache, dropMap(totalDrops), connections.size());
+                List.copyOf(queueStats), List.copyOf(portStats), totalCache, dropMap(totalDrops), connections.size(),
+                balancer.stats());
     }
 
     private static Map<DropReason, Long> dropMap(long[] counts) {
@@ -456,19 +487,25 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    /** Stops the workers, then the drivers, then frees the packet memory. */
+    /**
+     * Stops the balancer (outside the engine's lock: a cycle in progress may be waiting for it to move a queue),
+     * then the workers, then the drivers, then frees the packet memory.
+     */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
+    public void close() {
+        balancer.close();
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (Worker w : workers) {
+                w.stop();
+            }
+            for (NicDriver d : drivers.values()) {
+                d.close();
+            }
+            pool.close();
         }
-        closed = true;
-        for (Worker w : workers) {
-            w.stop();
-        }
-        for (NicDriver d : drivers.values()) {
-            d.close();
-        }
-        pool.close();
     }
 }

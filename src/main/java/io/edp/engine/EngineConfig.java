@@ -4,6 +4,7 @@ import io.edp.engine.nic.PortConfig;
 import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.MacAddress;
 import io.edp.engine.slowpath.Route;
+import io.edp.engine.tlb.TlbConfig;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -26,10 +27,11 @@ import java.util.TreeMap;
  * @param routerMac          the router's MAC: frames sent to it are routed, not switched
  * @param conntrackCapacity  connection-table slots (power of two)
  * @param mbufs              packet buffers in the engine's pool
+ * @param tlb                the engine's Thread Load Balancer; {@link TlbConfig#DISABLED} when not given
  */
 public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> vnics,
         Map<Integer, Integer> workersPerNumaNode, FlowCacheConfig flowCache, List<FirewallRule> firewallRules,
-        List<Route> routes, String routerMac, int conntrackCapacity, int mbufs) {
+        List<Route> routes, String routerMac, int conntrackCapacity, int mbufs, TlbConfig tlb) {
 
     public static final String DEFAULT_ROUTER_MAC = "02:ed:00:00:00:01";
     public static final int DEFAULT_CONNTRACK_CAPACITY = 262_144;
@@ -45,6 +47,7 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         firewallRules = List.copyOf(firewallRules == null ? List.of() : firewallRules);
         routes = List.copyOf(routes == null ? List.of() : routes);
         routerMac = routerMac == null ? DEFAULT_ROUTER_MAC : routerMac;
+        tlb = tlb == null ? TlbConfig.DISABLED : tlb;
         if (ports.isEmpty()) {
             throw new IllegalArgumentException("ports: at least one port is required");
         }
@@ -137,10 +140,14 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         b.routerMac = routerMac;
         b.conntrackCapacity = conntrackCapacity;
         b.mbufs = mbufs;
+        b.tlb = tlb;
         return b;
     }
 
-    /** Collects an {@link EngineConfig}; defaults: EDP_STANDARD, one worker on node 0, default flow cache. */
+    /**
+     * Collects an {@link EngineConfig}; defaults: EDP_STANDARD, one worker on node 0, default flow cache, the
+     * Thread Load Balancer off.
+     */
     public static final class Builder {
         private Mode mode = Mode.EDP_STANDARD;
         private final List<PortConfig> ports = new ArrayList<>();
@@ -152,6 +159,7 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         private String routerMac = DEFAULT_ROUTER_MAC;
         private int conntrackCapacity = DEFAULT_CONNTRACK_CAPACITY;
         private int mbufs = DEFAULT_MBUFS;
+        private TlbConfig tlb = TlbConfig.DISABLED;
 
         public Builder mode(Mode value) {
             mode = value;
@@ -227,10 +235,15 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
             return this;
         }
 
+        public Builder tlb(TlbConfig value) {
+            tlb = value;
+            return this;
+        }
+
         public EngineConfig build() {
             Map<Integer, Integer> w = workers.isEmpty() ? Map.of(0, 1) : workers;
             return new EngineConfig(mode, ports, vnics, w, flowCache, rules, routes, routerMac, conntrackCapacity,
-                    mbufs);
+                    mbufs, tlb);
         }
     }
 }

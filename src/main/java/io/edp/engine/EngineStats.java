@@ -1,6 +1,7 @@
 package io.edp.engine;
 
 import io.edp.engine.packet.DropReason;
+import io.edp.engine.tlb.TlbStats;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -8,11 +9,12 @@ import java.util.Map;
 /**
  * An immutable snapshot of an engine's counters. Counters are cumulative since the engine started; rates and
  * utilization come from two snapshots ({@link WorkerStats#utilizationSince}). {@code takenAtNanos} is the
- * engine clock's reading, the same timeline as the busy times.
+ * engine clock's reading, the same timeline as the busy times. {@code tlb} is the engine's Thread Load Balancer:
+ * its settings, the loads of its last cycle and its recent decisions.
  */
 public record EngineStats(Instant takenAt, long takenAtNanos, int generation, Mode mode, List<WorkerStats> workers,
         List<QueueStats> queues, List<PortStats> ports, FlowCacheStats flowCache, Map<DropReason, Long> drops,
-        long connections) {
+        long connections, TlbStats tlb) {
 
     /** Dropped packets of every reason and worker. */
     public long dropped() {

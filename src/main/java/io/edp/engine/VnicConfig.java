@@ -1,5 +1,6 @@
 package io.edp.engine;
 
+import io.edp.engine.nic.VnicAddress;
 import io.edp.engine.slowpath.MacAddress;
 import java.util.Objects;
 
@@ -11,11 +12,18 @@ public record VnicConfig(String name, String vm, int port, String mac, int vlan,
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("vnics[].name is required");
         }
-        MacAddress.parse(mac, at + ".mac");
+        if ((MacAddress.parse(mac, at + ".mac") >>> 40 & 1) != 0) {
+            throw new IllegalArgumentException(at + ".mac must be a unicast address: " + mac);
+        }
         if (vlan < 0 || vlan > 4094) {
             throw new IllegalArgumentException(at + ".vlan must be 0..4094: " + vlan);
         }
         Objects.requireNonNull(adapter, at + ".adapter");
         vm = vm == null ? "" : vm;
+    }
+
+    /** The vNIC as a NIC sees it (MAC on VLAN), what NetQueue filters match. */
+    public VnicAddress address() {
+        return new VnicAddress(MacAddress.parse(mac, "mac"), vlan);
     }
 }

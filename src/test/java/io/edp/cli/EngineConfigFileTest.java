@@ -29,7 +29,7 @@ class EngineConfigFileTest {
     void withoutATlbSectionTheBalancerRunsWithTheSeedDefaults() throws IOException {
         EngineConfigFile config = EngineConfigFile.read(write("{" + PORTS + "}"));
 
-        assertThat(config.tlb()).isEqualTo(TlbConfig.DEFAULTS);
+        assertThat(config.engine().tlb()).isEqualTo(TlbConfig.DEFAULTS);
     }
 
     @Test
@@ -38,10 +38,10 @@ class EngineConfigFileTest {
                 {%s, "tlb": {"enabled": true, "intervalSeconds": 2, "thresholdPercent": 80,
                              "improvementPercent": 5, "minSecondsBetweenMoves": 12}}""".formatted(PORTS)));
 
-        assertThat(config.tlb().interval()).isEqualTo(Duration.ofSeconds(2));
-        assertThat(config.tlb().threshold()).isEqualTo(0.80);
-        assertThat(config.tlb().improvementThreshold()).isEqualTo(0.05);
-        assertThat(config.tlb().minTimeBetweenMoves()).isEqualTo(Duration.ofSeconds(12));
+        assertThat(config.engine().tlb().interval()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(config.engine().tlb().threshold()).isEqualTo(0.80);
+        assertThat(config.engine().tlb().improvementThreshold()).isEqualTo(0.05);
+        assertThat(config.engine().tlb().minTimeBetweenMoves()).isEqualTo(Duration.ofSeconds(12));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.edp.engine.nic;
 
 import io.edp.engine.mbuf.MbufCache;
+import java.util.List;
 
 /**
  * The boundary between the engine and packets: one port with numbered RX and TX queues, driven in bursts,
@@ -29,6 +30,14 @@ public interface NicDriver extends AutoCloseable {
      * those the queue could not take go back to {@code cache}. Returns how many were sent.
      */
     int txBurst(int txQueue, MbufCache cache, int[] mbufs, int count);
+
+    /**
+     * The vNICs the engine switches to (every vNIC of its configuration), after the port opens and whenever
+     * {@code apply} changes them; called on the control thread. A NIC with NetQueue filters steers each vNIC's
+     * frames to a queue of its own; the others ignore it.
+     */
+    default void vnicsChanged(List<VnicAddress> vnics) {
+    }
 
     @Override
     void close();

@@ -1,6 +1,7 @@
 package io.edp.engine.nic;
 
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 
 /**
  * What a NIC's hardware does before a frame reaches a queue: NetQueue filters (destination MAC + VLAN to a
@@ -14,5 +15,9 @@ public interface RxSteering {
     /** The hash the NIC reports with the frame (RSS hash), or 0 when the steering computes none. */
     default int rxHash(MemorySegment frame, long offset, int length) {
         return 0;
+    }
+
+    /** The vNICs behind the NIC changed (see {@link NicDriver#vnicsChanged}); steering without filters ignores it. */
+    default void vnicsChanged(List<VnicAddress> vnics) {
     }
 }

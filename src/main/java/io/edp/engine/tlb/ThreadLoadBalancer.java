@@ -3,7 +3,6 @@ package io.edp.engine.tlb;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -21,23 +21,37 @@ import java.util.concurrent.TimeUnit;
  * {@link LoadPlanner} for a new assignment and applies it through the engine — only if it lowers the peak
  * by the improvement threshold, and never sooner than the minimum time after the previous moves.
  *
- * <p>{@link #runCycle()} is one cycle; {@link #start()} runs it on a daemon thread every interval. Tests call
- * {@code runCycle()} with an injected clock.
+ * <p>{@link #runCycle()} is one cycle; {@link #start()} runs it on a daemon thread every interval until
+ * {@link #close()}. {@link #reconfigure} swaps the settings of a running balancer and keeps its history, its last
+ * sample and the time of its last moves. Tests call {@code runCycle()} with an injected clock.
+ *
+ * <p>Locks: a cycle holds this balancer's monitor while it moves queues (which waits for the engine);
+ * {@link #reconfigure} and {@link #stats} never take it, so an engine may call them while it holds its own lock.
  */
 public final class ThreadLoadBalancer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(ThreadLoadBalancer.class.getName());
 
-    private final TlbConfig config;
+    private static final LoadSnapshot NO_LOADS = new LoadSnapshot(List.of(), List.of());
+
     private final BalancedEngine engine;
     private final InstantSource clock;
     private final LoadPlanner planner = new LoadPlanner();
-    private final ArrayDeque<TlbDecision> history = new ArrayDeque<>();
-    private ScheduledExecutorService scheduler;
+    private volatile TlbConfig config;
 
+    // cycle state, written by cycles under this; the volatile fields are what stats() reads without that lock
     private BusySample previous;
     private Instant lastMovesAt;
-    private LoadSnapshot lastLoads;
+    private volatile LoadSnapshot lastLoads = NO_LOADS;
+    /** Decisions, oldest first; an immutable list replaced on every decision. */
+    private volatile List<TlbDecision> history = List.of();
+
+    // scheduling, guarded by the scheduling lock
+    private final Object scheduling = new Object();
+    private ScheduledExecutorService scheduler;
+    private ScheduledFuture<?> cycles;
+    private boolean started;
+    private boolean closed;
 
     public ThreadLoadBalancer(TlbConfig config, BalancedEngine engine, InstantSource clock) {
         this.config = config;
@@ -49,15 +63,47 @@ public final class ThreadLoadBalancer implements AutoCloseable {
         return config;
     }
 
-    /** Starts cycling every interval if the balancer is enabled. */
-    public synchronized void start() {
-        if (!config.enabled() || scheduler != null) {
+    /** Cycles every interval from now on while the settings say enabled; no-op once closed. */
+    public void start() {
+        synchronized (scheduling) {
+            if (!closed && !started) {
+                started = true;
+                schedule();
+            }
+        }
+    }
+
+    /**
+     * New settings, effective from the next cycle: a started balancer starts or stops cycling as {@code enabled}
+     * says and cycles at the new interval. History (trimmed to the new size), the last sample and the anti-flap
+     * time are kept, so the balancer neither forgets its decisions nor moves sooner than it would have.
+     */
+    public void reconfigure(TlbConfig next) {
+        synchronized (scheduling) {
+            TlbConfig before = config;
+            config = next;
+            if (started && !closed && (before.enabled() != next.enabled() || !before.interval().equals(next.interval()))) {
+                schedule();
+            }
+        }
+    }
+
+    /** (Re)schedules the cycles at the current interval, or cancels them when disabled; holds the scheduling lock. */
+    private void schedule() {
+        if (cycles != null) {
+            cycles.cancel(false); // a cycle in progress finishes its moves
+            cycles = null;
+        }
+        TlbConfig now = config;
+        if (!now.enabled()) {
             return;
         }
-        scheduler = Executors.newSingleThreadScheduledExecutor(task -> Thread.ofPlatform()
-                .name("edp-tlb").daemon(true).unstarted(task));
-        long period = config.interval().toNanos();
-        scheduler.scheduleWithFixedDelay(this::runCycleLogged, period, period, TimeUnit.NANOSECONDS);
+        if (scheduler == null) {
+            scheduler = Executors.newSingleThreadScheduledExecutor(task -> Thread.ofPlatform()
+                    .name("edp-tlb").daemon(true).unstarted(task));
+        }
+        long period = now.interval().toNanos();
+        cycles = scheduler.scheduleWithFixedDelay(this::runCycleLogged, period, period, TimeUnit.NANOSECONDS);
     }
 
     private void runCycleLogged() {
@@ -71,6 +117,7 @@ public final class ThreadLoadBalancer implements AutoCloseable {
 
     /** One cycle. Returns the decision if the cycle was triggered. */
     public synchronized Optional<TlbDecision> runCycle() {
+        TlbConfig settings = config; // one set of settings for the whole cycle
         Instant now = clock.instant();
         BusySample sample = engine.sampleBusy();
         if (previous == null) {
@@ -81,56 +128,60 @@ public final class ThreadLoadBalancer implements AutoCloseable {
         boolean topologyChanged = !topology(previous).equals(topology(sample));
         previous = sample;
         lastLoads = loads;
-        if (!topologyChanged && loads.peakUtilization() < config.threshold()) {
+        if (!topologyChanged && loads.peakUtilization() < settings.threshold()) {
             return Optional.empty();
         }
         Trigger trigger = topologyChanged ? Trigger.TOPOLOGY : Trigger.OVERLOAD;
-        Plan plan = planner.plan(loads, trigger, config.threshold());
-        TlbDecision.Outcome outcome = outcome(plan, now);
+        Plan plan = planner.plan(loads, trigger, settings.threshold());
+        TlbDecision.Outcome outcome = outcome(settings, plan, now);
         if (outcome == TlbDecision.Outcome.APPLIED) {
             for (QueueMove move : plan.moves()) {
                 engine.moveQueue(move.queue(), move.toWorker());
             }
             lastMovesAt = now;
         }
-        return Optional.of(remember(TlbDecision.of(now, trigger, outcome, plan)));
+        return Optional.of(remember(TlbDecision.of(now, trigger, outcome, plan), settings.historySize()));
     }
 
-    private TlbDecision.Outcome outcome(Plan plan, Instant now) {
+    private TlbDecision.Outcome outcome(TlbConfig settings, Plan plan, Instant now) {
         if (plan.moves().isEmpty()) {
             return TlbDecision.Outcome.NO_BETTER_ASSIGNMENT;
         }
-        if (lastMovesAt != null && Duration.between(lastMovesAt, now).compareTo(config.minTimeBetweenMoves()) < 0) {
+        if (lastMovesAt != null && Duration.between(lastMovesAt, now).compareTo(settings.minTimeBetweenMoves()) < 0) {
             return TlbDecision.Outcome.TOO_SOON;
         }
-        if (plan.numaCorrections() == 0 && plan.improvement() < config.improvementThreshold()) {
+        if (plan.numaCorrections() == 0 && plan.improvement() < settings.improvementThreshold()) {
             return TlbDecision.Outcome.GAIN_TOO_SMALL;
         }
         return TlbDecision.Outcome.APPLIED;
     }
 
-    private TlbDecision remember(TlbDecision decision) {
-        if (history.size() == config.historySize()) {
-            history.removeFirst();
-        }
-        history.addLast(decision);
+    private TlbDecision remember(TlbDecision decision, int historySize) {
+        List<TlbDecision> decisions = new ArrayList<>(history);
+        decisions.add(decision);
+        history = trimmed(decisions, historySize);
         return decision;
     }
 
+    /** The newest {@code size} decisions; a smaller history size set by {@link #reconfigure} applies at once. */
+    private static List<TlbDecision> trimmed(List<TlbDecision> decisions, int size) {
+        return List.copyOf(decisions.subList(Math.max(0, decisions.size() - size), decisions.size()));
+    }
+
     /** Triggered decisions, oldest first, at most {@link TlbConfig#historySize()}. */
-    public synchronized List<TlbDecision> history() {
-        return List.copyOf(history);
+    public List<TlbDecision> history() {
+        return trimmed(history, config.historySize());
     }
 
     /** Loads measured in the last cycle. */
-    public synchronized Optional<LoadSnapshot> lastLoads() {
-        return Optional.ofNullable(lastLoads);
+    public Optional<LoadSnapshot> lastLoads() {
+        LoadSnapshot loads = lastLoads;
+        return loads == NO_LOADS ? Optional.empty() : Optional.of(loads);
     }
 
     /** What the manager shows: settings, the loads of the last cycle (empty before the second), recent decisions. */
-    public synchronized TlbStats stats() {
-        LoadSnapshot loads = lastLoads == null ? new LoadSnapshot(List.of(), List.of()) : lastLoads;
-        return new TlbStats(config, loads, List.copyOf(history));
+    public TlbStats stats() {
+        return new TlbStats(config, lastLoads, history());
     }
 
     /** Busy time between two samples over the time between them; a queue or worker that just appeared counts from zero. */
@@ -165,16 +216,18 @@ public final class ThreadLoadBalancer implements AutoCloseable {
         return new Topology(workers, queues);
     }
 
-    /** Stops cycling and waits for a cycle in progress to end. */
+    /** Stops cycling for good and waits for a cycle in progress to finish its moves. */
     @Override
     public void close() {
         ScheduledExecutorService running;
-        synchronized (this) {
+        synchronized (scheduling) {
+            closed = true;
             running = scheduler;
             scheduler = null;
+            cycles = null;
         }
         if (running != null) {
-            running.shutdownNow();
+            running.shutdown(); // cancels the periodic cycles; no interrupt in the middle of a move
             try {
                 running.awaitTermination(10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {

@@ -1,6 +1,7 @@
 package io.edp.engine.tlb;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * Thread Load Balancer settings.
@@ -18,7 +19,12 @@ public record TlbConfig(boolean enabled, Duration interval, double threshold, do
     public static final TlbConfig DEFAULTS =
             new TlbConfig(true, Duration.ofSeconds(4), 0.70, 0.10, Duration.ofSeconds(30), 64);
 
+    /** The defaults, switched off: what an engine built without TLB settings runs (it moves no queue by itself). */
+    public static final TlbConfig DISABLED = DEFAULTS.withEnabled(false);
+
     public TlbConfig {
+        Objects.requireNonNull(interval, "TLB interval is required");
+        Objects.requireNonNull(minTimeBetweenMoves, "TLB minimum time between moves is required");
         if (interval.isNegative() || interval.isZero()) {
             throw new IllegalArgumentException("TLB interval must be positive: " + interval);
         }
@@ -34,6 +40,14 @@ public record TlbConfig(boolean enabled, Duration interval, double threshold, do
         if (historySize < 1) {
             throw new IllegalArgumentException("TLB history keeps at least one decision: " + historySize);
         }
+    }
+
+    public TlbConfig withEnabled(boolean on) {
+        return new TlbConfig(on, interval, threshold, improvementThreshold, minTimeBetweenMoves, historySize);
+    }
+
+    public TlbConfig withThreshold(double utilization) {
+        return new TlbConfig(enabled, interval, utilization, improvementThreshold, minTimeBetweenMoves, historySize);
     }
 
     public TlbConfig withInterval(Duration newInterval) {

@@ -3,27 +3,21 @@ package io.edp.engine.tlb;
 import io.edp.engine.AdapterType;
 import io.edp.engine.Await;
 import io.edp.engine.Engine;
+import io.edp.engine.EngineBalancing;
 import io.edp.engine.EngineConfig;
 import io.edp.engine.EngineStats;
 import io.edp.engine.Mode;
 import io.edp.engine.VnicConfig;
-import io.edp.engine.nic.NicDrivers;
 import io.edp.engine.nic.PortConfig;
-import io.edp.engine.nic.loopback.FiveTupleSteering;
-import io.edp.engine.nic.loopback.LoopbackDriverFactory;
 import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.nic.loopback.TrafficGenerator;
 import io.edp.engine.nic.loopback.TrafficProfile;
 import io.edp.engine.nic.loopback.TrafficSink;
-import io.edp.engine.nic.steering.NetQueueConfig;
-import io.edp.engine.nic.steering.NetQueueSteering;
-import io.edp.engine.nic.steering.VnicAddress;
-import io.edp.engine.time.SystemClock;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,20 +35,15 @@ class QueueMoveUnderTrafficTest {
     private static final int FLOWS = 256;
 
     private static Engine engine() {
-        NetQueueSteering uplinkSteering = new NetQueueSteering(NetQueueConfig.withRssPool(4, 8, List.of(0, 1, 2, 3)));
-        uplinkSteering.addSharedRssFilter(VnicAddress.of(VM_A_MAC, VLAN));
-        LoopbackDriverFactory loopback = new LoopbackDriverFactory(port -> port.id() == UPLINK
-                ? uplinkSteering : new FiveTupleSteering(port.rxQueues()));
         EngineConfig config = EngineConfig.builder()
                 .mode(Mode.EDP_STANDARD)
-                .port(PortConfig.loopback(UPLINK, "uplink0", 0, 4, 2))
+                .port(new PortConfig(UPLINK, "uplink0", 0, 4, 2, "loopback", Map.of("steering", "netqueue", "rss", "true")))
                 .port(PortConfig.loopback(VM_PORT, "vm-a-eth0", 0, 1, 2))
                 .vnic(new VnicConfig("vm-a-eth0", "vm-a", VM_PORT, VM_A_MAC, VLAN, AdapterType.VMXNET3))
                 .workers(0, 2)
                 .mbufs(4096)
                 .build();
-        return Engine.start(config, NicDrivers.withLoopback().with(LoopbackDriverFactory.KIND, loopback),
-                SystemClock.INSTANCE);
+        return Engine.start(config);
     }
 
     private static TrafficProfile toVmA(long packets) {

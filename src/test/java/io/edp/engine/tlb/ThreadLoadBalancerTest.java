@@ -142,9 +142,48 @@ class ThreadLoadBalancerTest {
     }
 
     @Test
-    void startedBalancerCyclesEveryIntervalUntilClosedAndNotAtAllWhenDisabled() {
+    void reconfiguredBalancerKeepsItsHistoryAndAntiFlapTimeAndUsesTheNewSettingsFromTheNextCycle() {
+        SimulatedEngine engine = hotVm();
+        ThreadLoadBalancer tlb = new ThreadLoadBalancer(TlbConfig.DEFAULTS, engine, engine);
+        tlb.runCycle();
+        TlbDecision first = cycle(engine, tlb).orElseThrow();
+        assertThat(first.outcome()).isEqualTo(TlbDecision.Outcome.APPLIED);
+        assertThat(cycle(engine, tlb)).as("62.5 % is below the 70 % threshold").isEmpty();
+
+        TlbConfig stricter = TlbConfig.DEFAULTS.withThreshold(0.50);
+        tlb.reconfigure(stricter);
+        TlbDecision tooSoon = cycle(engine, tlb).orElseThrow();
+
+        assertThat(tooSoon.trigger()).isEqualTo(Trigger.OVERLOAD);
+        assertThat(tooSoon.outcome()).as("the moves of the old settings were 8 s ago")
+                .isEqualTo(TlbDecision.Outcome.TOO_SOON);
+        assertThat(tlb.history()).containsExactly(first, tooSoon);
+        assertThat(tlb.stats().config()).isEqualTo(stricter);
+        engine.advance(TlbConfig.DEFAULTS.minTimeBetweenMoves());
+        assertThat(tlb.runCycle().orElseThrow().outcome()).isEqualTo(TlbDecision.Outcome.APPLIED);
+        assertThat(engine.peak()).isLessThan(0.50);
+
+        tlb.reconfigure(new TlbConfig(true, INTERVAL, 0.50, 0.10, Duration.ofSeconds(30), 1));
+        assertThat(tlb.history()).as("a smaller history keeps the newest").hasSize(1)
+                .allMatch(decision -> decision.outcome() == TlbDecision.Outcome.APPLIED);
+    }
+
+    @Test
+    void startedButDisabledBalancerStartsCyclingWhenReconfiguredOn() {
         AtomicInteger samples = new AtomicInteger();
-        BalancedEngine counting = new BalancedEngine() {
+        BalancedEngine counting = countingEngine(samples);
+        TlbConfig fast = TlbConfig.DEFAULTS.withInterval(Duration.ofMillis(5));
+        try (ThreadLoadBalancer tlb = new ThreadLoadBalancer(fast.withEnabled(false), counting,
+                InstantSource.system())) {
+            tlb.start();
+            tlb.reconfigure(fast);
+
+            Await.until("three cycles", () -> samples.get() >= 3, Duration.ofSeconds(10));
+        }
+    }
+
+    private static BalancedEngine countingEngine(AtomicInteger samples) {
+        return new BalancedEngine() {
             @Override
             public BusySample sampleBusy() {
                 samples.incrementAndGet();
@@ -156,6 +195,12 @@ class ThreadLoadBalancerTest {
                 throw new AssertionError("nothing to move");
             }
         };
+    }
+
+    @Test
+    void startedBalancerCyclesEveryIntervalUntilClosedAndNotAtAllWhenDisabled() {
+        AtomicInteger samples = new AtomicInteger();
+        BalancedEngine counting = countingEngine(samples);
         TlbConfig fast = TlbConfig.DEFAULTS.withInterval(Duration.ofMillis(5));
         try (ThreadLoadBalancer tlb = new ThreadLoadBalancer(fast, counting, InstantSource.system())) {
             tlb.start();

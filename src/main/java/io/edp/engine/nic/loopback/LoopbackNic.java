@@ -5,7 +5,9 @@ import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.mbuf.MbufPool;
 import io.edp.engine.nic.NicDriver;
 import io.edp.engine.nic.RxSteering;
+import io.edp.engine.nic.VnicAddress;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 
 /**
  * An in-memory NIC: each RX queue is a lock-free SPSC ring fed by this port's {@link TrafficGenerator} (the
@@ -62,6 +64,12 @@ public final class LoopbackNic implements NicDriver {
     @Override
     public int txQueueCount() {
         return txQueues;
+    }
+
+    /** Hands the vNICs to the steering: NetQueue steering installs their filters, live. */
+    @Override
+    public void vnicsChanged(List<VnicAddress> vnics) {
+        steering.vnicsChanged(vnics);
     }
 
     public TrafficSink sink() {

@@ -1,12 +1,13 @@
 package io.edp.engine.nic.steering;
 
+import io.edp.engine.nic.VnicAddress;
 import java.util.Arrays;
 import java.util.Map;
 
 /**
- * An immutable open-addressing table from {@link VnicAddress#filterKey()} to a filter target, built by the
- * control plane on every change and read by the receive path without locks (linear probing over primitive
- * arrays, at most half full).
+ * An immutable open-addressing table from a vNIC's (MAC, VLAN), packed as {@code mac << 12 | vlan}, to a filter
+ * target, built by the control plane on every change and read by the receive path without locks (linear probing
+ * over primitive arrays, at most half full).
  */
 final class FilterTable {
 
@@ -28,7 +29,7 @@ final class FilterTable {
         mask = capacity - 1;
         Arrays.fill(keys, EMPTY);
         for (Map.Entry<VnicAddress, Integer> filter : filters.entrySet()) {
-            long key = filter.getKey().filterKey();
+            long key = key(filter.getKey().mac(), filter.getKey().vlan());
             int slot = slot(key);
             while (keys[slot] != EMPTY) {
                 slot = (slot + 1) & mask;
@@ -39,7 +40,7 @@ final class FilterTable {
     }
 
     int lookup(long mac, int vlan) {
-        long key = (mac << 12) | vlan;
+        long key = key(mac, vlan);
         for (int slot = slot(key); ; slot = (slot + 1) & mask) {
             long stored = keys[slot];
             if (stored == key) {
@@ -49,6 +50,10 @@ final class FilterTable {
                 return NO_FILTER;
             }
         }
+    }
+
+    private static long key(long mac, int vlan) {
+        return (mac << 12) | vlan;
     }
 
     private int slot(long key) {

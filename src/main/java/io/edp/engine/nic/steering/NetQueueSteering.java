@@ -1,11 +1,15 @@
 package io.edp.engine.nic.steering;
 
 import io.edp.engine.nic.RxSteering;
+import io.edp.engine.nic.VnicAddress;
 
 import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The receive-side queue selection of a NIC with NetQueue and Shared NetQueue RSS, in the order the hardware
@@ -16,8 +20,9 @@ import java.util.Map;
  *       shared RSS pool where the Toeplitz hash of the flow picks a queue through the indirection table;</li>
  *   <li>everything else (unknown unicast, vNICs left without a filter) goes to the default queue.</li>
  * </ol>
- * Filters change on the control plane (synchronized, copy-on-write); the receive path reads one volatile
- * snapshot per frame and allocates nothing.
+ * Filters change on the control plane (synchronized, copy-on-write): one by one ({@link #addFilter},
+ * {@link #addSharedRssFilter}, {@link #removeFilter}) or all at once from the vNIC list ({@link #vnicsChanged});
+ * the receive path reads one volatile snapshot per frame and allocates nothing.
  */
 public final class NetQueueSteering implements RxSteering {
 
@@ -64,7 +69,7 @@ public final class NetQueueSteering implements RxSteering {
             return FilterPlacement.DEFAULT_QUEUE;
         }
         filters.put(vnic, target);
-        table = new FilterTable(filters);
+        publish();
         return placement;
     }
 
@@ -72,8 +77,49 @@ public final class NetQueueSteering implements RxSteering {
         if (filters.remove(vnic) == null) {
             return false;
         }
-        table = new FilterTable(filters);
+        publish();
         return true;
+    }
+
+    /**
+     * Follows the vNICs behind this NIC, in list order: filters of vNICs that are gone are removed; a vNIC without
+     * a filter gets a free dedicated queue (lowest first), else — no dedicated queue left — a filter into the
+     * shared RSS pool, as long as the filter limit allows; the rest stay on the default queue and are placed when
+     * a filter frees up. A vNIC that has a filter keeps it, so no flow changes queue because another vNIC came or
+     * went.
+     */
+    @Override
+    public synchronized void vnicsChanged(List<VnicAddress> vnics) {
+        filters.keySet().retainAll(new HashSet<>(vnics));
+        Set<Integer> taken = new HashSet<>(filters.values());
+        for (VnicAddress vnic : vnics) {
+            if (filters.size() >= config.filterLimit()) {
+                break;
+            }
+            if (!filters.containsKey(vnic)) {
+                int queue = freeDedicatedQueue(taken);
+                if (queue >= 0) {
+                    filters.put(vnic, queue);
+                    taken.add(queue);
+                } else if (!config.rssQueues().isEmpty()) {
+                    filters.put(vnic, FilterTable.SHARED_RSS);
+                }
+            }
+        }
+        publish();
+    }
+
+    private int freeDedicatedQueue(Set<Integer> taken) {
+        for (int queue = 0; queue < config.rxQueues(); queue++) {
+            if (queue != config.defaultQueue() && !config.rssQueues().contains(queue) && !taken.contains(queue)) {
+                return queue;
+            }
+        }
+        return -1;
+    }
+
+    private void publish() {
+        table = new FilterTable(filters);
     }
 
     public synchronized int filterCount() {

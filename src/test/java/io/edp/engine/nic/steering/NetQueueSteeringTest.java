@@ -1,6 +1,7 @@
 package io.edp.engine.nic.steering;
 
 import com.sun.management.ThreadMXBean;
+import io.edp.engine.nic.VnicAddress;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;

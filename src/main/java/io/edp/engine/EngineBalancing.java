@@ -1,12 +1,18 @@
-package io.edp.engine.tlb;
+package io.edp.engine;
 
-import io.edp.engine.Engine;
-import io.edp.engine.EngineStats;
-
+import io.edp.engine.tlb.BalancedEngine;
+import io.edp.engine.tlb.BusySample;
+import io.edp.engine.tlb.QueueId;
+import io.edp.engine.tlb.ThreadLoadBalancer;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Lets a {@link ThreadLoadBalancer} balance a running {@link Engine}: its stats in, its queue handoff out. */
+/**
+ * Lets a {@link ThreadLoadBalancer} balance a running {@link Engine}: its stats in, its queue handoff out. The
+ * engine runs its own balancer through it ({@link EngineConfig#tlb()}); a benchmark that wants to run cycles at
+ * moments of its choosing builds one over an engine whose balancer is off. It lives here, not in
+ * {@code io.edp.engine.tlb}, so the balancer does not depend on the engine that owns it.
+ */
 public record EngineBalancing(Engine engine) implements BalancedEngine {
 
     @Override

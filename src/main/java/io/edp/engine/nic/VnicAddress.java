@@ -1,8 +1,11 @@
-package io.edp.engine.nic.steering;
+package io.edp.engine.nic;
 
 import java.util.HexFormat;
 
-/** What a NetQueue filter matches: a vNIC's unicast MAC address (48 bits) and its VLAN id (0 = untagged). */
+/**
+ * A vNIC as a NIC sees it: its unicast MAC address (48 bits) on its VLAN id (0 = untagged), what a NetQueue filter
+ * matches. The engine tells its drivers which vNICs it switches to ({@link NicDriver#vnicsChanged}).
+ */
 public record VnicAddress(long mac, int vlan) {
 
     public VnicAddress {
@@ -20,11 +23,6 @@ public record VnicAddress(long mac, int vlan) {
     /** Parses {@code aa:bb:cc:dd:ee:ff}. */
     public static VnicAddress of(String mac, int vlan) {
         return new VnicAddress(HexFormat.fromHexDigitsToLong(mac.replace(":", "")), vlan);
-    }
-
-    /** The mac and vlan packed into one long, the filter table's key. */
-    long filterKey() {
-        return (mac << 12) | vlan;
     }
 
     @Override
