@@ -85,10 +85,10 @@ class DesiredState {
                         rs.getString(5), rs.getInt(6)))
                 .list();
         if (physical.isEmpty() && virtual.isEmpty()) {
-            return Optional.of(new HostDataPath(hostId, name.get(), generation, null, null));
+            return Optional.of(new HostDataPath(hostId, name.get(), generation, null));
         }
         return Optional.of(new HostDataPath(hostId, name.get(), generation,
-                engineConfig(settings.get(), physical, virtual), tlbConfig(settings.get())));
+                engineConfig(settings.get(), physical, virtual)));
     }
 
     /** The TLB settings; the quiet time after moves and the decision history keep the engine's defaults. */
@@ -108,6 +108,7 @@ class DesiredState {
                 .flowCache(new FlowCacheConfig(settings.flowCacheSize(),
                         Duration.ofSeconds(settings.flowExpiryMinSeconds()),
                         Duration.ofSeconds(settings.flowExpiryMaxSeconds())))
+                .tlb(tlbConfig(settings))
                 .mbufs(engines.mbufs())
                 .conntrackCapacity(engines.conntrackCapacity());
         workers.forEach(config::workers);

@@ -5,7 +5,6 @@ import java.util.Set;
 import java.util.UUID;
 
 import io.edp.engine.Engine;
-import io.edp.engine.tlb.ThreadLoadBalancer;
 import io.edp.manager.api.NotFoundException;
 
 /**
@@ -29,9 +28,6 @@ public interface HostEngines {
 
     /** The host's engine when it runs in this process: statistics and traffic read it directly. */
     Optional<Engine> engine(UUID hostId);
-
-    /** The Thread Load Balancer of the host's engine, when it runs in this process. */
-    Optional<ThreadLoadBalancer> balancer(UUID hostId);
 
     /** The host's engine, or 404: statistics and traffic need one running. */
     default Engine require(UUID hostId) {

@@ -29,7 +29,14 @@ class EngineMetrics {
     private static final long MAX_AGE_NANOS = 500_000_000L;
 
     private final MeterRegistry registry;
-    private final Map<UUID, List<Meter.Id>> meters = new ConcurrentHashMap<>();
+    private final Map<UUID, Registered> meters = new ConcurrentHashMap<>();
+
+    /**
+     * A host's meters and the snapshots they read. Micrometer holds a meter's state object weakly: it is held here,
+     * or the collector would reclaim it and the meters would freeze at their last value.
+     */
+    private record Registered(Snapshots snapshots, List<Meter.Id> ids) {
+    }
 
     EngineMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -86,9 +93,9 @@ class EngineMetrics {
                             s -> s.get().workers().get(worker).utilization())
                     .description("Busy share of the worker's life, 0..1").tags(tags).register(registry).getId());
         }
-        var previous = meters.put(started.hostId(), ids);
+        var previous = meters.put(started.hostId(), new Registered(snapshots, ids));
         if (previous != null) {
-            previous.forEach(registry::remove);
+            previous.ids().forEach(registry::remove);
         }
     }
 
@@ -100,9 +107,9 @@ class EngineMetrics {
 
     @EventListener
     void engineStopped(EngineLifecycle.Stopped stopped) {
-        var ids = meters.remove(stopped.hostId());
-        if (ids != null) {
-            ids.forEach(registry::remove);
+        var registered = meters.remove(stopped.hostId());
+        if (registered != null) {
+            registered.ids().forEach(registry::remove);
         }
     }
 }

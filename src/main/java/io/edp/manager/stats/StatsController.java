@@ -6,7 +6,6 @@ import java.util.Set;
 import java.util.UUID;
 
 import io.edp.engine.EngineStats;
-import io.edp.manager.api.NotFoundException;
 import io.edp.manager.api.PageParams;
 import io.edp.manager.api.PageResponse;
 import io.edp.manager.realization.HostEngines;
@@ -77,9 +76,8 @@ class StatsController {
     @Operation(operationId = "getTlbStats", summary = "Thread Load Balancer: settings, last loads, recent decisions",
             description = "Decisions list the trigger (OVERLOAD or TOPOLOGY), the outcome and the queue moves.")
     TlbReport tlb(@PathVariable UUID hostId) {
-        engines.require(hostId);
-        return TlbReport.of(engines.balancer(hostId).orElseThrow(() -> new NotFoundException(
-                "Host " + hostId + " has no running Thread Load Balancer here")).stats());
+        var stats = engines.require(hostId).stats();
+        return TlbReport.of(stats.takenAt(), stats.tlb());
     }
 
     @GetMapping("/nic-queues")

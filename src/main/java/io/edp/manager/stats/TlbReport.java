@@ -38,13 +38,13 @@ record TlbReport(
                 @Schema(description = "The queue's load, percent of a worker", example = "40") int loadPercent) {
     }
 
-    static TlbReport of(TlbStats stats) {
+    static TlbReport of(Instant takenAt, TlbStats stats) {
         var workers = new TreeMap<Integer, Integer>();
         if (stats.lastLoads() != null) {
             stats.lastLoads().workers().forEach(w -> workers.put(w.worker(), percent(w.utilization())));
         }
         var config = stats.config();
-        return new TlbReport(Instant.now(), config.enabled(), config.interval().toMillis(),
+        return new TlbReport(takenAt, config.enabled(), config.interval().toMillis(),
                 percent(config.threshold()), percent(config.improvementThreshold()), workers,
                 stats.recentDecisions().stream().map(TlbReport::decision).toList());
     }

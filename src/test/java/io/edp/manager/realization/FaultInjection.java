@@ -6,7 +6,6 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.edp.engine.Engine;
-import io.edp.engine.tlb.ThreadLoadBalancer;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
@@ -65,9 +64,5 @@ public class FaultInjection {
             return engines.engine(hostId);
         }
 
-        @Override
-        public Optional<ThreadLoadBalancer> balancer(UUID hostId) {
-            return engines.balancer(hostId);
-        }
     }
 }
