@@ -64,6 +64,7 @@ class EngineMetrics {
 
     @EventListener
     void engineStarted(EngineLifecycle.Started started) {
+        removeMeters(started.hostId()); // meters of the same id would otherwise be found, not made
         var snapshots = new Snapshots(started.engine());
         var ids = new ArrayList<Meter.Id>();
         var host = Tags.of("host", started.hostName(), "host_id", started.hostId().toString());
@@ -93,10 +94,7 @@ class EngineMetrics {
                             s -> s.get().workers().get(worker).utilization())
                     .description("Busy share of the worker's life, 0..1").tags(tags).register(registry).getId());
         }
-        var previous = meters.put(started.hostId(), new Registered(snapshots, ids));
-        if (previous != null) {
-            previous.ids().forEach(registry::remove);
-        }
+        meters.put(started.hostId(), new Registered(snapshots, ids));
     }
 
     private void counter(List<Meter.Id> ids, String name, String description, Tags tags, Snapshots snapshots,
@@ -107,7 +105,11 @@ class EngineMetrics {
 
     @EventListener
     void engineStopped(EngineLifecycle.Stopped stopped) {
-        var registered = meters.remove(stopped.hostId());
+        removeMeters(stopped.hostId());
+    }
+
+    private void removeMeters(UUID hostId) {
+        var registered = meters.remove(hostId);
         if (registered != null) {
             registered.ids().forEach(registry::remove);
         }
