@@ -231,9 +231,10 @@ public final class Engine implements AutoCloseable {
         awaitGracePeriod();
         if (!next.vnics().equals(previous.vnics())) {
             // NetQueue filters follow the vNICs on the running ports, whose other settings are fixed
+            List<VnicAddress> vnics = vnicAddresses(next);
             for (Map.Entry<Integer, NicDriver> port : drivers.entrySet()) {
                 if (!removed.contains(port.getKey())) {
-                    port.getValue().vnicsChanged(vnicAddresses(next));
+                    port.getValue().vnicsChanged(vnics);
                 }
             }
         }

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,16 +35,17 @@ class QueueMoveUnderTrafficTest {
     private static final int VM_PORT = 1;
     private static final int FLOWS = 256;
 
+    private static final EngineConfig CONFIG = EngineConfig.builder()
+            .mode(Mode.EDP_STANDARD)
+            .port(new PortConfig(UPLINK, "uplink0", 0, 4, 2, "loopback", Map.of("steering", "netqueue", "rss", "true")))
+            .port(PortConfig.loopback(VM_PORT, "vm-a-eth0", 0, 1, 2))
+            .vnic(new VnicConfig("vm-a-eth0", "vm-a", VM_PORT, VM_A_MAC, VLAN, AdapterType.VMXNET3))
+            .workers(0, 2)
+            .mbufs(4096)
+            .build();
+
     private static Engine engine() {
-        EngineConfig config = EngineConfig.builder()
-                .mode(Mode.EDP_STANDARD)
-                .port(new PortConfig(UPLINK, "uplink0", 0, 4, 2, "loopback", Map.of("steering", "netqueue", "rss", "true")))
-                .port(PortConfig.loopback(VM_PORT, "vm-a-eth0", 0, 1, 2))
-                .vnic(new VnicConfig("vm-a-eth0", "vm-a", VM_PORT, VM_A_MAC, VLAN, AdapterType.VMXNET3))
-                .workers(0, 2)
-                .mbufs(4096)
-                .build();
-        return Engine.start(config);
+        return Engine.start(CONFIG);
     }
 
     private static TrafficProfile toVmA(long packets) {
@@ -141,6 +143,53 @@ class QueueMoveUnderTrafficTest {
             assertThat(sink.lost()).isZero();
             assertThat(sink.reordered()).isZero();
         }
+    }
+
+    /**
+     * The engine's own balancer ({@link EngineConfig#tlb()}), off at start, switched on by a live apply while the
+     * uplink's queues are piled on worker 0: it spreads them; its decisions are in the engine's stats and survive
+     * a later reconfiguration.
+     */
+    @Test
+    void enginesBalancerSwitchedOnByApplySpreadsQueuesAndKeepsItsDecisionsAcrossReconfiguration() {
+        try (Engine engine = engine()) {
+            assertThat(engine.stats().tlb().config().enabled()).as("off unless configured").isFalse();
+            for (int queue = 0; queue < 4; queue++) {
+                engine.moveQueue(UPLINK, queue, 0);
+            }
+            TrafficGenerator generator = nic(engine, UPLINK).startTraffic(toVmA(0).withRate(100_000)
+                    .withDuration(Duration.ofSeconds(60)));
+
+            // trigger on any load, so a test's small traffic is enough; no quiet time; a history nothing falls out of
+            TlbConfig fast = new TlbConfig(true, Duration.ofMillis(50), 0.001, 0.10, Duration.ZERO, 10_000);
+            engine.apply(CONFIG.toBuilder().tlb(fast).build());
+            Await.until("the balancer to spread the uplink's queues", () -> uplinkQueueOwners(engine.stats())
+                    .containsAll(List.of(0, 1)), Duration.ofSeconds(60), () -> engine.stats().tlb().toString());
+            generator.stop();
+            TrafficSink sink = nic(engine, VM_PORT).sink();
+            awaitDelivered(engine, sink, generator.sent());
+
+            TlbStats tlb = engine.stats().tlb();
+            TlbDecision applied = tlb.recentDecisions().stream()
+                    .filter(d -> d.outcome() == TlbDecision.Outcome.APPLIED).findFirst().orElseThrow();
+            assertThat(tlb.config()).isEqualTo(fast);
+            assertThat(applied.trigger()).isEqualTo(Trigger.OVERLOAD);
+            assertThat(applied.moves()).isNotEmpty().allMatch(move -> move.fromWorker() == 0 && move.toWorker() == 1
+                    && move.queue().port() == UPLINK);
+            assertThat(applied.loadsBefore().get(0)).isGreaterThan(applied.loadsBefore().get(1));
+            assertThat(sink.lost()).isZero();
+            assertThat(sink.reordered()).isZero();
+
+            TlbConfig off = fast.withEnabled(false).withThreshold(0.9);
+            engine.apply(CONFIG.toBuilder().tlb(off).build());
+            TlbStats reconfigured = engine.stats().tlb();
+            assertThat(reconfigured.config()).isEqualTo(off);
+            assertThat(reconfigured.recentDecisions()).containsAll(tlb.recentDecisions());
+        }
+    }
+
+    private static List<Integer> uplinkQueueOwners(EngineStats stats) {
+        return stats.queues().stream().filter(q -> q.port() == UPLINK).map(EngineStats.QueueStats::worker).toList();
     }
 
     private static int owner(EngineStats stats, int port, int queue) {

@@ -69,6 +69,33 @@ class NetQueueSteeringTest {
     }
 
     @Test
+    void vnicListGivesDedicatedQueuesThenThePoolAndAVnicWaitingOnTheDefaultQueueGetsTheNextFreeFilter() {
+        VnicAddress d = VnicAddress.of("00:50:56:00:00:0d", 0);
+        VnicAddress e = VnicAddress.of("00:50:56:00:00:0e", 0);
+        NetQueueSteering small = new NetQueueSteering(NetQueueConfig.withRssPool(4, 3, List.of(3)));
+
+        small.vnicsChanged(List.of(VM_A, VM_B, VM_C, d));
+
+        assertThat(queueOf(small, VM_A)).isEqualTo(1);
+        assertThat(queueOf(small, VM_B)).isEqualTo(2);
+        assertThat(queueOf(small, VM_C)).as("no dedicated queue left: the pool").isEqualTo(3);
+        assertThat(queueOf(small, d)).as("no filter left: the default queue").isZero();
+
+        small.vnicsChanged(List.of(VM_B, VM_C, d, e));
+
+        assertThat(queueOf(small, VM_A)).as("gone").isZero();
+        assertThat(queueOf(small, VM_B)).isEqualTo(2);
+        assertThat(queueOf(small, d)).as("waited, then took the freed queue").isEqualTo(1);
+        assertThat(queueOf(small, e)).as("no filter left").isZero();
+        assertThat(small.filterCount()).isEqualTo(3);
+    }
+
+    private static int queueOf(NetQueueSteering steering, VnicAddress vnic) {
+        MemorySegment frame = TestFrames.ipv4Udp(vnic.mac(), vnic.vlan(), 7);
+        return steering.rxQueue(frame, 0, (int) frame.byteSize());
+    }
+
+    @Test
     void dedicatedFilterCannotTargetTheDefaultQueueOrThePool() {
         assertThatThrownBy(() -> nic.addFilter(VM_A, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> nic.addFilter(VM_A, 5)).isInstanceOf(IllegalArgumentException.class);
