@@ -18,13 +18,15 @@ import io.edp.engine.packet.DropReason;
 import io.edp.manager.api.ConflictException;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
+import io.edp.manager.realization.EngineLifecycle;
 import io.edp.manager.realization.HostEngines;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
 
 /**
  * Traffic runs on the loopback NICs of the embedded engines, one per host at a time. Counters of a run are the
  * engine's and the sinks' since the run started. A run belongs to the engine it started on: when the host's engine
- * is rebuilt (its ports or workers changed), the run ends with it.
+ * stops (host deleted, or rebuilt because its workers changed), the run ends and is forgotten.
  */
 @Service
 class TrafficService {
@@ -75,6 +77,12 @@ class TrafficService {
         var run = new Run(engine, request, generator, Instant.now(), before);
         runs.put(hostId, run);
         return status(run);
+    }
+
+    /** A run ends with its engine (host deleted, engine rebuilt): forget it, and the engine's memory with it. */
+    @EventListener
+    void engineStopped(EngineLifecycle.Stopped stopped) {
+        runs.computeIfPresent(stopped.hostId(), (id, run) -> run.engine() == stopped.engine() ? null : run);
     }
 
     TrafficStatus status(UUID hostId) {

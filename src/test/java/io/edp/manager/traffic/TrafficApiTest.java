@@ -51,6 +51,21 @@ class TrafficApiTest extends ManagerTest {
         mvc.perform(delete("/api/v1/hosts/" + hostId + "/traffic").with(operator())).andExpect(status().isOk());
     }
 
+    @Test
+    void aRunEndsWithItsHostsEngine() throws Exception {
+        var hostId = createHost("esx-gone");
+        create("/api/v1/hosts/" + hostId + "/pnics", """
+                {"name": "vmnic0", "numaNode": 0, "speedMbps": 25000, "rxQueues": 1, "rss": false,
+                 "driver": {"kind": "loopback"}}""");
+        await("traffic to start", () -> start(hostId, TO_VM.formatted("vmnic0")).andReturn().getResponse()
+                .getStatus(), code -> code == 201);
+
+        mvc.perform(delete("/api/v1/hosts/" + hostId).with(operator())).andExpect(status().isNoContent());
+
+        await("the run to end with the engine", () -> mvc.perform(get("/api/v1/hosts/" + hostId + "/traffic")
+                .with(viewer())).andReturn().getResponse().getStatus(), code -> code == 404);
+    }
+
     private ResultActions start(UUID hostId, String json) throws Exception {
         return mvc.perform(post("/api/v1/hosts/" + hostId + "/traffic").with(operator())
                 .contentType(MediaType.APPLICATION_JSON).content(json));
