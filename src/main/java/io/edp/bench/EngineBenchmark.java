@@ -41,10 +41,14 @@ final class EngineBenchmark {
 
     /**
      * One mode and frame size. {@code nsPerPacket} is worker CPU time per packet (idle polling included, as a
-     * core-second is); {@code busyNsPerPacket} is the worker's own busy time (non-empty bursts) per packet.
+     * core-second is); {@code busyNsPerPacket} is the worker's own busy time (non-empty bursts, wall clock) per
+     * packet; {@code packetsPerPoll} is packets per worker iteration (32 = every poll found a full burst, lower =
+     * the worker polled faster than the generator fed it); {@code loadAverage} the machine's 1-minute load average
+     * at the end of the window.
      */
     record Result(Mode mode, int frameBytes, double mpps, double gbps, double nsPerPacket,
-            double packetsPerCoreSecond, double hitRate, double allocBytesPerPacket, double busyNsPerPacket) {
+            double packetsPerCoreSecond, double hitRate, double allocBytesPerPacket, double busyNsPerPacket,
+            double packetsPerPoll, double loadAverage) {
     }
 
     private final boolean quick;
@@ -78,7 +82,8 @@ final class EngineBenchmark {
         out.println(" done");
         printTable(results);
         out.printf(Locale.ROOT, "fast-path floor with one flow: %.1f ns per packet of worker CPU (%,.0f packets per "
-                + "core-second)%n", floor.nsPerPacket(), floor.packetsPerCoreSecond());
+                + "core-second), %.1f busy ns per packet, %.1f packets per poll%n", floor.nsPerPacket(),
+                floor.packetsPerCoreSecond(), floor.busyNsPerPacket(), floor.packetsPerPoll());
         try {
             writeJson(results, Path.of("target", "bench", "engine.json"));
         } catch (IOException e) {
@@ -129,10 +134,12 @@ final class EngineBenchmark {
         long hits = after.flowCache().hits() - before.flowCache().hits();
         long slow = after.flowCache().slowPath() - before.flowCache().slowPath();
         long busy = after.workers().getFirst().busyNanos() - before.workers().getFirst().busyNanos();
+        long polls = Math.max(1, after.workers().getFirst().iterations() - before.workers().getFirst().iterations());
         double mpps = packets / (wall / 1e9) / 1e6;
         return new Result(mode, frameBytes, mpps, mpps * frameBytes * 8 / 1000, (double) cpu / packets,
                 packets / (cpu / 1e9), hits + slow == 0 ? 0 : (double) hits / (hits + slow),
-                (double) alloc / packets, (double) busy / packets);
+                (double) alloc / packets, (double) busy / packets, (double) packets / polls,
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 
     private static void pause(long millis) {
@@ -168,7 +175,7 @@ final class EngineBenchmark {
                 .workers(0, 1)
                 .flowCache(FlowCacheConfig.DEFAULT)
                 .conntrackCapacity(262_144)
-                .mbufs(16_384);
+                .mbufs(65_536); // a sixteenth of the pool may be posted to the RX queue: its whole 4,096-slot ring
         for (int i = 1; i < RULES; i++) {
             // rules that the traffic does not match: other sources, or other destination ports
             String source = "192.168." + (i % 256) + ".0/24";
@@ -189,13 +196,19 @@ final class EngineBenchmark {
 
     private void printTable(List<Result> results) {
         out.println();
-        out.printf("%-13s %6s %8s %8s %9s %14s %8s %12s %12s%n", "mode", "frame", "Mpps", "Gbps", "ns/pkt",
-                "pkts/core-s", "hit", "alloc B/pkt", "busy ns/pkt");
+        out.printf("%-13s %6s %8s %8s %9s %14s %8s %12s %12s %9s %6s%n", "mode", "frame", "Mpps", "Gbps", "ns/pkt",
+                "pkts/core-s", "hit", "alloc B/pkt", "busy ns/pkt", "pkts/poll", "load");
         for (Result r : results) {
-            out.printf(Locale.ROOT, "%-13s %6d %8.2f %8.2f %9.1f %,14.0f %8.3f %12.3f %12.1f%n", r.mode(),
+            out.printf(Locale.ROOT, "%-13s %6d %8.2f %8.2f %9.1f %,14.0f %8.3f %12.3f %12.1f %9.1f %6.1f%n", r.mode(),
                     r.frameBytes(), r.mpps(), r.gbps(), r.nsPerPacket(), r.packetsPerCoreSecond(), r.hitRate(),
-                    r.allocBytesPerPacket(), r.busyNsPerPacket());
+                    r.allocBytesPerPacket(), r.busyNsPerPacket(), r.packetsPerPoll(), r.loadAverage());
         }
+        out.println("""
+                ns/pkt and pkts/core-s charge the worker thread's CPU time only (the generator's is excluded), idle
+                polling included: a worker that finds its queue empty (pkts/poll well below 32) pays for polling it,
+                EDP_DEDICATED most of all since it never parks. busy ns/pkt is the wall time of non-empty bursts per
+                packet: the cost of the packets themselves, inflated when the worker is descheduled inside a burst.
+                load is the machine's 1-minute load average; on a shared machine, compare rows of similar load.""");
         for (int size : new int[] {64, 1518}) {
             double legacy = 0;
             double standard = 0;
@@ -218,9 +231,11 @@ final class EngineBenchmark {
             Result r = results.get(i);
             json.append(String.format(Locale.ROOT, "  {\"mode\": \"%s\", \"frame_bytes\": %d, \"mpps\": %.4f, "
                     + "\"gbps\": %.4f, \"ns_per_packet\": %.2f, \"packets_per_core_second\": %.0f, "
-                    + "\"hit_rate\": %.4f, \"alloc_bytes_per_packet\": %.4f, \"busy_ns_per_packet\": %.2f}%s%n",
+                    + "\"hit_rate\": %.4f, \"alloc_bytes_per_packet\": %.4f, \"busy_ns_per_packet\": %.2f, "
+                    + "\"packets_per_poll\": %.2f, \"load_average\": %.2f}%s%n",
                     r.mode(), r.frameBytes(), r.mpps(), r.gbps(), r.nsPerPacket(), r.packetsPerCoreSecond(),
-                    r.hitRate(), r.allocBytesPerPacket(), r.busyNsPerPacket(), i < results.size() - 1 ? "," : ""));
+                    r.hitRate(), r.allocBytesPerPacket(), r.busyNsPerPacket(), r.packetsPerPoll(), r.loadAverage(),
+                    i < results.size() - 1 ? "," : ""));
         }
         json.append("]\n");
         Files.writeString(file, json);

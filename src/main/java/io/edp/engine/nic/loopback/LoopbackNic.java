@@ -10,27 +10,51 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
- * An in-memory NIC: each RX queue is a lock-free SPSC ring fed by this port's {@link TrafficGenerator} (the
- * "wire"), steered per frame by an {@link RxSteering}; every TX queue ends in this port's {@link TrafficSink}.
- * Frames are mbuf indices of the engine's pool; the generator allocates them from its own cache and the workers
- * free them into theirs, so buffers cross threads through the pool's bulk returns.
+ * An in-memory NIC: each RX queue is a pair of lock-free SPSC rings, as an AF_XDP socket's fill and RX rings
+ * (or a DPDK NIC's RX descriptor ring): the driver, on the polling worker's thread, posts empty buffers from that
+ * worker's own {@link MbufCache} into the fill ring; the wire — this port's {@link TrafficGenerator}, steered per
+ * frame by an {@link RxSteering} — writes each frame into a posted buffer's data room, as a NIC's DMA does, and
+ * hands back the buffer with its length and RSS hash. The driver then fills in the descriptor on the worker's
+ * thread. So a descriptor never leaves the worker's core; only frame bytes cross from the wire's core. Every TX
+ * queue ends in this port's {@link TrafficSink}.
  */
 public final class LoopbackNic implements NicDriver {
 
     public static final int DEFAULT_SINK_FLOWS = 1 << 18;
+    /**
+     * Buffers kept posted per RX queue are the ring size, but at most this share of the pool, so that many idle
+     * queues do not hold the whole pool (DPDK asks the mempool to cover every ring; a test's small pool cannot).
+     */
+    private static final int POOL_SHARE = 16;
 
     private final int port;
     private final String name;
     private final MbufPool pool;
     private final RxSteering steering;
-    private final SpscIntRing[] rings;
+    private final WireQueue[] queues;
     private final int txQueues;
-    private final Mbuf mbuf;
     private final TrafficSink sink;
     private TrafficGenerator generator;
-    private MbufCache injector;
-    private final Mbuf injectorMbuf;
-    private final int[] burst = new int[1];
+
+    /** One RX queue: the rings, and what its (single) polling worker uses to fill descriptors and post buffers. */
+    private static final class WireQueue {
+        final SpscIntRing fill;
+        final SpscIntRing rx;
+        final int depth;
+        final Mbuf mbuf;
+        final long[] meta = new long[NicDriver.MAX_BURST];
+        final int[] post;
+        /** Buffers posted to the fill ring and not yet received back: the wire owns them. */
+        int outstanding;
+
+        WireQueue(MbufPool pool, int ringSize) {
+            fill = new SpscIntRing(ringSize);
+            rx = new SpscIntRing(ringSize);
+            depth = Math.min(ringSize, Math.max(NicDriver.MAX_BURST, pool.capacity() / POOL_SHARE));
+            mbuf = new Mbuf(pool);
+            post = new int[depth];
+        }
+    }
 
     public LoopbackNic(int port, String name, MbufPool pool, int rxQueues, int txQueues, int ringSize,
             RxSteering steering, int sinkFlows) {
@@ -41,13 +65,11 @@ public final class LoopbackNic implements NicDriver {
         this.name = name;
         this.pool = pool;
         this.steering = steering == null ? new FiveTupleSteering(rxQueues) : steering;
-        this.rings = new SpscIntRing[rxQueues];
+        this.queues = new WireQueue[rxQueues];
         for (int i = 0; i < rxQueues; i++) {
-            rings[i] = new SpscIntRing(ringSize);
+            queues[i] = new WireQueue(pool, ringSize);
         }
         this.txQueues = txQueues;
-        this.mbuf = new Mbuf(pool);
-        this.injectorMbuf = new Mbuf(pool);
         this.sink = new TrafficSink(pool, sinkFlows, txQueues);
     }
 
@@ -58,7 +80,7 @@ public final class LoopbackNic implements NicDriver {
 
     @Override
     public int rxQueueCount() {
-        return rings.length;
+        return queues.length;
     }
 
     @Override
@@ -81,52 +103,69 @@ public final class LoopbackNic implements NicDriver {
         if (generator != null && !generator.finished()) {
             throw new IllegalStateException("port " + name + " already has a running traffic generator");
         }
-        generator = new TrafficGenerator(profile, this, pool);
+        generator = new TrafficGenerator(profile, this);
         generator.start();
         return generator;
     }
 
     /**
-     * Puts one frame on the wire from the calling thread, e.g. a test's handmade frame; false when the pool or
-     * the frame's RX ring is full (try again). Like the generator, only one producer thread at a time.
+     * Puts one frame on the wire from the calling thread, e.g. a test's handmade frame; false when its RX queue
+     * has no posted buffer (its worker has not polled yet, or the queue is full: try again). Like the generator,
+     * only one producer thread at a time.
      */
     public synchronized boolean inject(MemorySegment frame, long offset, int length) {
-        if (injector == null) {
-            injector = new MbufCache(pool);
-        }
-        int index = injector.allocate();
-        if (index < 0) {
-            return false;
-        }
-        injectorMbuf.wrap(index).copyFrom(frame, offset, length);
-        burst[0] = index;
-        if (deliver(burst, 0, 1) == 1) {
-            return true;
-        }
-        injector.free(index);
-        return false;
+        return deliver(frame, offset, length);
     }
 
     /**
-     * The wire: steers {@code mbufs[from, from + count)} to their RX queues, in order, stopping at the first
-     * frame whose ring is full. Returns how many were taken. Called by one producer thread only.
+     * The wire: steers the frame at {@code frame[offset, offset + length)} to its RX queue and writes it into a
+     * buffer that queue's driver posted; false when none is posted (the worker is behind: push back, retry).
+     * Called by one producer thread only.
      */
-    int deliver(int[] mbufs, int from, int count) {
-        for (int i = 0; i < count; i++) {
-            Mbuf m = mbuf.wrap(mbufs[from + i]);
-            int length = m.dataLength();
-            int queue = steering.rxQueue(m.data(), m.dataAddress(), length);
-            m.port(port).rxQueue(queue).rssHash(steering.rxHash(m.data(), m.dataAddress(), length));
-            if (!rings[queue].offer(mbufs[from + i])) {
-                return i;
-            }
+    boolean deliver(MemorySegment frame, long offset, int length) {
+        if (length > MbufPool.DATA_ROOM_BYTES - MbufPool.HEADROOM_BYTES) {
+            throw new IllegalArgumentException("frame of " + length + " bytes does not fit a data room");
         }
-        return count;
+        WireQueue q = queues[steering.rxQueue(frame, offset, length)];
+        int index = q.fill.poll();
+        if (index < 0) {
+            return false;
+        }
+        // posted buffers have the default headroom (as a NIC writes at the mbuf's data offset)
+        MemorySegment.copy(frame, offset, pool.dataRooms(), pool.dataRoomOffset(index) + MbufPool.HEADROOM_BYTES,
+                length);
+        long hash = steering.rxHash(frame, offset, length);
+        q.rx.offer(index, hash << 32 | length); // never full: it holds at most the buffers that were posted
+        return true;
     }
 
     @Override
     public int rxBurst(int rxQueue, MbufCache cache, int[] mbufs, int max) {
-        return rings[rxQueue].poll(mbufs, max);
+        WireQueue q = queues[rxQueue];
+        int n = q.rx.poll(mbufs, q.meta, max);
+        for (int i = 0; i < n; i++) {
+            long meta = q.meta[i];
+            q.mbuf.wrap(mbufs[i]).dataLength((int) meta).port(port).rxQueue(rxQueue).rssHash((int) (meta >>> 32));
+        }
+        q.outstanding -= n;
+        post(q, cache);
+        return n;
+    }
+
+    /** Tops the queue's fill ring up to its depth with buffers from the polling worker's cache. */
+    private static void post(WireQueue q, MbufCache cache) {
+        int count = 0;
+        while (q.outstanding + count < q.depth) {
+            int index = cache.allocate();
+            if (index < 0) {
+                break; // pool exhausted: post the rest on a later poll
+            }
+            q.post[count++] = index;
+        }
+        if (count > 0) {
+            q.fill.offerAll(q.post, count);
+            q.outstanding += count;
+        }
     }
 
     @Override
@@ -136,14 +175,20 @@ public final class LoopbackNic implements NicDriver {
         return count;
     }
 
+    /** Stops the wire and gives every buffer still posted or received-but-unpolled back to the pool. */
     @Override
     public synchronized void close() {
         TrafficGenerator g = generator;
         if (g != null) {
             g.stop();
         }
-        if (injector != null) {
-            injector.flush();
+        int[] reclaimed = new int[1];
+        long[] meta = new long[1];
+        for (WireQueue q : queues) {
+            while ((reclaimed[0] = q.fill.poll()) >= 0 || q.rx.poll(reclaimed, meta, 1) == 1) {
+                pool.returnBulk(reclaimed, 0, 1);
+            }
+            q.outstanding = 0;
         }
     }
 }

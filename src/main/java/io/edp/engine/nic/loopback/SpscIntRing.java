@@ -5,8 +5,10 @@ import java.lang.invoke.VarHandle;
 
 /**
  * A single-producer single-consumer ring of mbuf indices (Agrona / DPDK rte_ring style): no locks, no allocation.
- * The producer publishes with a release store of the tail, the consumer with a release store of the head; each
- * side caches the other's counter so a burst costs one acquire load. Head and tail sit on their own cache lines.
+ * Each slot carries an index and a {@code long} of metadata (the RX ring's frame length and RSS hash, as a NIC's
+ * write-back descriptor does). The producer publishes with a release store of the tail, the consumer with a
+ * release store of the head; each side caches the other's counter so a burst costs one acquire load. Head and
+ * tail sit on their own cache lines.
  */
 final class SpscIntRing {
 
@@ -24,6 +26,7 @@ final class SpscIntRing {
     }
 
     private final int[] slots;
+    private final long[] metas;
     private final int mask;
 
     // padding keeps producer and consumer fields on separate lines
@@ -40,11 +43,16 @@ final class SpscIntRing {
             throw new IllegalArgumentException("ring capacity must be a power of two: " + capacity);
         }
         slots = new int[capacity];
+        metas = new long[capacity];
         mask = capacity - 1;
     }
 
-    /** Producer: appends one index; false when full. */
-    boolean offer(int value) {
+    int capacity() {
+        return slots.length;
+    }
+
+    /** Producer: appends one index with its metadata; false when full. */
+    boolean offer(int value, long meta) {
         long t = tail;
         if (t - headCache >= slots.length) {
             headCache = (long) HEAD.getAcquire(this);
@@ -53,12 +61,36 @@ final class SpscIntRing {
             }
         }
         slots[(int) t & mask] = value;
+        metas[(int) t & mask] = meta;
         TAIL.setRelease(this, t + 1);
         return true;
     }
 
-    /** Consumer: moves up to {@code max} indices into {@code into}; returns how many. */
-    int poll(int[] into, int max) {
+    /** Producer: appends {@code values[0, count)} with one release store; the caller knows they fit. */
+    void offerAll(int[] values, int count) {
+        long t = tail;
+        for (int i = 0; i < count; i++) {
+            slots[(int) (t + i) & mask] = values[i];
+        }
+        TAIL.setRelease(this, t + count);
+    }
+
+    /** Consumer: takes one index, or -1 when the ring is empty. */
+    int poll() {
+        long h = head;
+        if (tailCache == h) {
+            tailCache = (long) TAIL.getAcquire(this);
+            if (tailCache == h) {
+                return -1;
+            }
+        }
+        int value = slots[(int) h & mask];
+        HEAD.setRelease(this, h + 1);
+        return value;
+    }
+
+    /** Consumer: moves up to {@code max} indices into {@code into} and their metadata into {@code meta}. */
+    int poll(int[] into, long[] meta, int max) {
         long h = head;
         long available = tailCache - h;
         if (available < max) {
@@ -71,6 +103,7 @@ final class SpscIntRing {
         int n = (int) Math.min(available, max);
         for (int i = 0; i < n; i++) {
             into[i] = slots[(int) (h + i) & mask];
+            meta[i] = metas[(int) (h + i) & mask];
         }
         HEAD.setRelease(this, h + n);
         return n;

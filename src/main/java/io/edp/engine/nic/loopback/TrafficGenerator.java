@@ -4,8 +4,6 @@ import static io.edp.engine.packet.NetworkOrder.U16;
 import static io.edp.engine.packet.NetworkOrder.U32;
 import static io.edp.engine.packet.NetworkOrder.U64;
 
-import io.edp.engine.mbuf.Mbuf;
-import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.mbuf.MbufPool;
 import io.edp.engine.nic.NicDriver;
 import io.edp.engine.packet.FlowKey;
@@ -16,9 +14,11 @@ import java.lang.foreign.ValueLayout;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Builds frames of a {@link TrafficProfile} on its own thread with its own {@link MbufCache} and hands them to a
- * {@link LoopbackNic}'s RX rings, as the wire would. Each frame ends with a 12-byte trailer (flow id, sequence
- * number) that the {@link TrafficSink} checks. A full ring pushes back: frames wait, none are lost or reordered.
+ * Builds frames of a {@link TrafficProfile} on its own thread, a burst at a time in its own staging memory, and
+ * puts them on the wire of a {@link LoopbackNic}, which writes each into a buffer its RX queue's worker posted
+ * (as a NIC's DMA does). Each frame ends with a 12-byte trailer (flow id, sequence number) that the
+ * {@link TrafficSink} checks. A queue without posted buffers pushes back: frames wait, none are lost or
+ * reordered.
  */
 public final class TrafficGenerator {
 
@@ -35,14 +35,15 @@ public final class TrafficGenerator {
 
     private final TrafficProfile profile;
     private final LoopbackNic nic;
-    private final MbufCache cache;
-    private final Mbuf mbuf;
     private final long[] nextSeq;
     private final long srcMac;
     private final long dstMac;
     private final int sourceBase;
     private final int destinationBase;
-    private final int[] burst = new int[NicDriver.MAX_BURST];
+    /** Staging memory, one data room per frame of a burst: the frames as the wire carries them. */
+    private final MemorySegment frames =
+            MemorySegment.ofArray(new long[NicDriver.MAX_BURST * MbufPool.DATA_ROOM_BYTES / Long.BYTES]);
+    private final int[] frameLength = new int[NicDriver.MAX_BURST];
     private final MemorySegment templates = MemorySegment.ofArray(new long[6 * TEMPLATE_BYTES / Long.BYTES]);
     private final int[] templateLength = new int[6];
     private final int[] headerLength = new int[6];
@@ -52,11 +53,9 @@ public final class TrafficGenerator {
     private volatile boolean finished;
     private Thread thread;
 
-    TrafficGenerator(TrafficProfile profile, LoopbackNic nic, MbufPool pool) {
+    TrafficGenerator(TrafficProfile profile, LoopbackNic nic) {
         this.profile = profile;
         this.nic = nic;
-        this.cache = new MbufCache(pool);
-        this.mbuf = new Mbuf(pool);
         this.nextSeq = new long[profile.flows()];
         this.srcMac = MacAddress.parse(profile.sourceMac(), "sourceMac");
         this.dstMac = MacAddress.parse(profile.destinationMac(), "destinationMac");
@@ -121,25 +120,19 @@ public final class TrafficGenerator {
                 }
                 pace(start, count);
                 int n = (int) Math.min(NicDriver.MAX_BURST, limit - count);
-                int built = 0;
-                while (built < n) {
-                    int index = cache.allocate();
-                    if (index < 0) {
-                        break; // pool exhausted: the workers still hold them; send what we have
-                    }
-                    burst[built++] = index;
-                    build(mbuf.wrap(index), flow);
+                for (int i = 0; i < n; i++) {
+                    frameLength[i] = build((long) i * MbufPool.DATA_ROOM_BYTES, flow);
                     flow = flow + 1 == profile.flows() ? 0 : flow + 1;
                 }
-                pending = built;
+                pending = n;
                 pendingFrom = 0;
-                count += built;
-                if (built == 0) {
-                    Thread.onSpinWait();
-                    continue;
-                }
+                count += n;
             }
-            int delivered = nic.deliver(burst, pendingFrom, pending);
+            int delivered = 0;
+            while (delivered < pending && nic.deliver(frames, (long) (pendingFrom + delivered)
+                    * MbufPool.DATA_ROOM_BYTES, frameLength[pendingFrom + delivered])) {
+                delivered++;
+            }
             pendingFrom += delivered;
             pending -= delivered;
             sent += delivered;
@@ -147,7 +140,6 @@ public final class TrafficGenerator {
                 Thread.onSpinWait();
             }
         }
-        cache.flush();
         finished = true;
     }
 
@@ -167,15 +159,14 @@ public final class TrafficGenerator {
     }
 
     /**
-     * Writes flow {@code flow}'s next frame into {@code m}: the header template of its kind (family and
-     * protocol) is copied in one go, then the per-flow fields are patched (addresses, ports, checksum, sequence).
+     * Writes flow {@code flow}'s next frame at {@code f} of the staging memory and returns its length: the header
+     * template of its kind (family and protocol) is copied in one go, then the per-flow fields are patched
+     * (addresses, ports, checksum, sequence).
      */
-    private void build(Mbuf m, int flow) {
+    private int build(long f, int flow) {
         int kind = kind(flow);
         int length = templateLength[kind];
-        MemorySegment data = m.data();
-        m.dataLength(length);
-        long f = m.dataAddress();
+        MemorySegment data = frames;
         MemorySegment.copy(templates, (long) kind * TEMPLATE_BYTES, data, f, headerLength[kind]);
         long l3 = f + (profile.vlan() == 0 ? 14 : 18);
         boolean v6 = kind >= 3;
@@ -208,6 +199,7 @@ public final class TrafficGenerator {
         long trailer = f + length - TRAILER_BYTES;
         data.set(INT, trailer, profile.firstFlowId() + flow);
         data.set(LONG, trailer + 4, seq);
+        return length;
     }
 
     /** 0..2: IPv4 UDP, TCP, ICMP; 3..5: the same over IPv6. */
