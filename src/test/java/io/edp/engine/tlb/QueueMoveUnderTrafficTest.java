@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -163,15 +164,16 @@ class QueueMoveUnderTrafficTest {
             // trigger on any load, so a test's small traffic is enough; no quiet time; a history nothing falls out of
             TlbConfig fast = new TlbConfig(true, Duration.ofMillis(50), 0.001, 0.10, Duration.ZERO, 10_000);
             engine.apply(CONFIG.toBuilder().tlb(fast).build());
-            Await.until("the balancer to spread the uplink's queues", () -> uplinkQueueOwners(engine.stats())
-                    .containsAll(List.of(0, 1)), Duration.ofSeconds(60), () -> engine.stats().tlb().toString());
+            // a decision is recorded once all of its moves are made, so wait for it rather than for the first move
+            Await.until("the balancer to apply a plan", () -> applied(engine.stats().tlb()).isPresent(),
+                    Duration.ofSeconds(60), () -> engine.stats().tlb().toString());
             generator.stop();
             TrafficSink sink = nic(engine, VM_PORT).sink();
             awaitDelivered(engine, sink, generator.sent());
 
             TlbStats tlb = engine.stats().tlb();
-            TlbDecision applied = tlb.recentDecisions().stream()
-                    .filter(d -> d.outcome() == TlbDecision.Outcome.APPLIED).findFirst().orElseThrow();
+            TlbDecision applied = applied(tlb).orElseThrow();
+            assertThat(uplinkQueueOwners(engine.stats())).contains(0, 1);
             assertThat(tlb.config()).isEqualTo(fast);
             assertThat(applied.trigger()).isEqualTo(Trigger.OVERLOAD);
             assertThat(applied.moves()).isNotEmpty().allMatch(move -> move.fromWorker() == 0 && move.toWorker() == 1
@@ -186,6 +188,10 @@ class QueueMoveUnderTrafficTest {
             assertThat(reconfigured.config()).isEqualTo(off);
             assertThat(reconfigured.recentDecisions()).containsAll(tlb.recentDecisions());
         }
+    }
+
+    private static Optional<TlbDecision> applied(TlbStats tlb) {
+        return tlb.recentDecisions().stream().filter(d -> d.outcome() == TlbDecision.Outcome.APPLIED).findFirst();
     }
 
     private static List<Integer> uplinkQueueOwners(EngineStats stats) {
