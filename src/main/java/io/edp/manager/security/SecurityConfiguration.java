@@ -1,5 +1,7 @@
 package io.edp.manager.security;
 
+import java.time.InstantSource;
+
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -25,7 +27,8 @@ class SecurityConfiguration {
 
     @Bean
     PasswordEncoder passwordEncoder() {
-        return PasswordEncoderFactories.createDelegatingPasswordEncoder();
+        return new VerifiedPasswordCache(PasswordEncoderFactories.createDelegatingPasswordEncoder(),
+                VerifiedPasswordCache.DEFAULT_TTL, InstantSource.system());
     }
 
     @Bean
