@@ -22,6 +22,7 @@ import io.edp.manager.edp.EdpSettings;
 import io.edp.manager.edp.HostEdpService;
 import io.edp.manager.firewall.FirewallRuleResponse;
 import io.edp.manager.firewall.FirewallRuleService;
+import io.edp.manager.host.pnic.DriverSettings;
 import io.edp.manager.routing.RouteService;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -51,8 +52,8 @@ class DesiredState {
         this.engines = engines;
     }
 
-    private record PhysicalPort(String name, int numaNode, int rxQueues, String driver, String interfaceName,
-                                String pcapInput, String pcapOutput) {
+    private record PhysicalPort(String name, int numaNode, int rxQueues, boolean rss, String driver,
+                                String interfaceName, String pcapInput, String pcapOutput) {
     }
 
     private record VirtualPort(String vm, int numaNode, String mac, int vlan, String adapter, int rxQueues) {
@@ -70,11 +71,11 @@ class DesiredState {
             return Optional.empty();
         }
         var physical = jdbc.sql("""
-                        SELECT name, numa_node, rx_queues, driver_kind, interface_name, pcap_input_file,
+                        SELECT name, numa_node, rx_queues, rss, driver_kind, interface_name, pcap_input_file,
                                pcap_output_file FROM physical_nic WHERE host_id = :id ORDER BY name""")
                 .param("id", hostId)
-                .query((rs, i) -> new PhysicalPort(rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getString(4),
-                        rs.getString(5), rs.getString(6), rs.getString(7)))
+                .query((rs, i) -> new PhysicalPort(rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getBoolean(4),
+                        rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8)))
                 .list();
         var virtual = jdbc.sql("""
                         SELECT vm.name, vm.numa_node, n.mac, n.vlan, n.adapter_type, n.rx_queues
@@ -154,6 +155,14 @@ class DesiredState {
 
     private static Map<String, String> driverOptions(PhysicalPort nic) {
         Map<String, String> options = new TreeMap<>();
+        if (nic.driver().equals(DriverSettings.LOOPBACK)) {
+            // the loopback NIC steers as the hardware does: NetQueue filters for the VMs' MAC + VLAN, queue 0 the
+            // default queue, and with RSS on every queue in one Shared NetQueue RSS pool (Toeplitz hash)
+            options.put("steering", "netqueue");
+            if (nic.rss()) {
+                options.put("rss", "true");
+            }
+        }
         if (nic.interfaceName() != null) {
             options.put("interface", nic.interfaceName());
         }
