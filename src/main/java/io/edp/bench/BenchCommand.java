@@ -10,7 +10,7 @@ public final class BenchCommand {
     }
 
     private static final String USAGE = "usage: bench engine [--quick] | bench tlb [--hot-pps=N] [--cold-pps=N]"
-            + " | bench afpacket [--seconds N] [--mode MODE] [--drivers-only]";
+            + " | bench afpacket [--seconds N] [--mode MODE] [--drivers-only] | bench push";
 
     public static int run(String[] args) {
         PrintStream out = System.out;
