@@ -1,0 +1,80 @@
+package io.edp.manager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The committed playbook ansible/edp-host.yml, run by the real ansible-playbook against the running manager: it
+ * puts a host under EDP_STANDARD and waits for the realization with an {@code until:} loop; a second run changes
+ * nothing. Needs {@code ansible-playbook} (Debian's ansible-core; {@code .ci/run} installs it). Its own context
+ * (a real port) is closed afterwards, so its reconciler does not compete with the shared test context's.
+ */
+@DirtiesContext
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "edp.database.embedded.data-directory=target/test-postgres",
+        "edp.security.operator.user=ansible",
+        "edp.security.operator.password={noop}ansible-secret"})
+class AnsiblePlaybookTest {
+
+    private static final Path PLAYBOOK = Path.of("ansible", "edp-host.yml");
+    private static final Path ANSIBLE_PLAYBOOK = Path.of("/usr/bin/ansible-playbook");
+
+    @LocalServerPort
+    int port;
+
+    @TempDir
+    Path work;
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        TestDatabase.register(registry);
+    }
+
+    @Test
+    void playbookPutsAHostUnderEdpAndASecondRunChangesNothing() throws Exception {
+        assertThat(Files.isExecutable(ANSIBLE_PLAYBOOK)).as("%s is missing: apt-get install ansible-core",
+                ANSIBLE_PLAYBOOK).isTrue();
+        String host = "esx-ansible-" + System.nanoTime();
+
+        String first = playbook(host);
+        String second = playbook(host);
+
+        assertThat(first).contains(host + " runs EDP_STANDARD at generation").contains("changed=4");
+        assertThat(second).contains(host + " runs EDP_STANDARD at generation").contains("changed=0")
+                .contains("failed=0");
+    }
+
+    /** Runs the playbook; fails with its output unless it succeeds. */
+    private String playbook(String host) throws IOException, InterruptedException {
+        Path output = Files.createTempFile(work, "ansible", ".log");
+        var process = new ProcessBuilder(List.of(ANSIBLE_PLAYBOOK.toString(), "-i", "localhost,", PLAYBOOK.toString(),
+                "-e", "edp_url=http://127.0.0.1:" + port, "-e", "edp_user=ansible", "-e", "edp_password=ansible-secret",
+                "-e", "edp_host=" + host))
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile());
+        process.environment().put("ANSIBLE_NOCOLOR", "1");
+        process.environment().put("ANSIBLE_LOCAL_TEMP", work.resolve("ansible-tmp").toString());
+        var running = process.start();
+        boolean exited = running.waitFor(180, TimeUnit.SECONDS);
+        if (!exited) {
+            running.destroyForcibly();
+        }
+        String log = Files.readString(output);
+        assertThat(exited).as("ansible-playbook finished within 180 s; output:%n%s", log).isTrue();
+        assertThat(running.exitValue()).as("ansible-playbook's exit status; output:%n%s", log).isZero();
+        return log;
+    }
+}
