@@ -52,7 +52,7 @@ class AnsiblePlaybookTest {
         String first = playbook(host);
         String second = playbook(host);
 
-        assertThat(first).contains(host + " runs EDP_STANDARD at generation").contains("changed=4");
+        assertThat(first).contains(host + " runs EDP_STANDARD at generation").contains("changed=5");
         assertThat(second).contains(host + " runs EDP_STANDARD at generation").contains("changed=0")
                 .contains("failed=0");
     }
