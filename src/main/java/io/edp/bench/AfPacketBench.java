@@ -4,6 +4,7 @@ import com.sun.management.OperatingSystemMXBean;
 import io.edp.engine.Mode;
 import io.edp.engine.nic.NicSetupException;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -56,9 +57,11 @@ public final class AfPacketBench {
     private final ForwarderFactory forwarders;
     private final long measureNanos;
     private final long warmupNanos;
+    private final PrintStream out;
 
-    public AfPacketBench(ForwarderFactory forwarders, long measureSeconds) {
+    public AfPacketBench(ForwarderFactory forwarders, long measureSeconds, PrintStream out) {
         this.forwarders = forwarders;
+        this.out = out;
         this.measureNanos = TimeUnit.SECONDS.toNanos(measureSeconds);
         this.warmupNanos = TimeUnit.SECONDS.toNanos(1);
     }
@@ -67,7 +70,7 @@ public final class AfPacketBench {
      * {@code bench afpacket [--seconds N] [--mode EDP_STANDARD|EDP_DEDICATED|LEGACY] [--drivers-only]}: prints a
      * table and writes the JSON file; returns the exit status.
      */
-    public static int run(String[] args) {
+    public static int run(String[] args, PrintStream out) {
         long seconds = 5;
         Mode mode = Mode.EDP_STANDARD;
         boolean driversOnly = false;
@@ -87,11 +90,11 @@ public final class AfPacketBench {
         }
         Mode engineMode = mode;
         ForwarderFactory forwarders = driversOnly ? DriverLoopForwarder::new
-                : (ingress, egress) -> new EngineForwarder(ingress, egress, engineMode);
-        System.out.println("bench afpacket: " + (driversOnly ? "AF_PACKET drivers alone" : "engine in " + mode)
+                : (ingress, egress) -> new EngineForwarder(ingress, egress, engineMode, out);
+        out.println("bench afpacket: " + (driversOnly ? "AF_PACKET drivers alone" : "engine in " + mode)
                 + ", " + seconds + " s per case");
         try {
-            new AfPacketBench(forwarders, seconds).run();
+            new AfPacketBench(forwarders, seconds, out).run();
             return 0;
         } catch (NicSetupException | IllegalStateException e) {
             System.err.println("bench afpacket: " + e.getMessage());
@@ -103,7 +106,7 @@ public final class AfPacketBench {
         List<Result> results = new ArrayList<>();
         try (VethLab lab = new VethLab()) {
             VethLab.ForwardingPath path = lab.forwardingPath();
-            System.out.printf("%-6s %-7s %-8s %12s %14s %8s %10s%n", "frame", "flows", "offered", "offered Mpps",
+            out.printf("%-6s %-7s %-8s %12s %14s %8s %10s%n", "frame", "flows", "offered", "offered Mpps",
                     "forwarded Mpps", "loss %", "engine CPU");
             for (int frameBytes : new int[] {64, 1518}) {
                 for (int flows : new int[] {1, 10_000}) {
@@ -147,22 +150,22 @@ public final class AfPacketBench {
                         round(offered * 1e3 / elapsed), round(forwarded * 1e3 / elapsed),
                         round(offered == 0 ? 0 : 100.0 * lost / offered),
                         round(100.0 * cpu / elapsed));
-                System.out.printf(Locale.ROOT, "%-6d %-7d %-8s %12.3f %14.3f %8.2f %9.1f%%%n", result.frame_bytes(),
+                out.printf(Locale.ROOT, "%-6d %-7d %-8s %12.3f %14.3f %8.2f %9.1f%%%n", result.frame_bytes(),
                         result.flows(), result.offered_rate(), result.offered_mpps(), result.forwarded_mpps(),
                         result.loss_pct(), result.engine_cpu_pct());
                 // what is neither forwarded nor counted lost was in flight (in the RX ring) at an end of the window
-                System.out.println("       lost " + lost + " (generator veth refused " + refused + "), in flight at the window's ends "
+                out.println("       lost " + lost + " (generator veth refused " + refused + "), in flight at the window's ends "
                         + (offered - forwarded - lost));
                 return result;
             }
         }
     }
 
-    private static void write(List<Result> results) {
+    private void write(List<Result> results) {
         try {
             Files.createDirectories(OUTPUT.getParent());
             JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build().writeValue(OUTPUT.toFile(), results);
-            System.out.println("wrote " + OUTPUT);
+            out.println("wrote " + OUTPUT);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

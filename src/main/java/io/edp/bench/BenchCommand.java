@@ -19,7 +19,7 @@ public final class BenchCommand {
         return switch (name) {
             case "engine" -> engine(options, out);
             case "tlb" -> tlb(options, out);
-            case "afpacket" -> AfPacketBench.run(options.toArray(String[]::new));
+            case "afpacket" -> AfPacketBench.run(options.toArray(String[]::new), out);
             default -> {
                 out.println(USAGE);
                 yield 2;

@@ -11,6 +11,7 @@ import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.Route;
 import io.edp.engine.slowpath.Verdict;
 import io.edp.engine.time.SystemClock;
+import java.io.PrintStream;
 import java.util.Map;
 
 /**
@@ -23,8 +24,10 @@ final class EngineForwarder implements AfPacketBench.Forwarder {
     private static final int BENCH_RX_BLOCKS = 256;
 
     private final Engine engine;
+    private final PrintStream out;
 
-    EngineForwarder(String ingress, String egress, Mode mode) {
+    EngineForwarder(String ingress, String egress, Mode mode, PrintStream out) {
+        this.out = out;
         EngineConfig config = EngineConfig.builder()
                 .mode(mode)
                 .workers(0, 1)
@@ -56,6 +59,6 @@ final class EngineForwarder implements AfPacketBench.Forwarder {
         String driverLosses = "       ingress ring drops=" + ingress.rxRingDrops() + ", egress TX ring full=" + egress.txDropped(0)
                 + (egress.txKickFailures(0) == 0 ? "" : ", failed kicks=" + egress.txKickFailures(0) + " " + egress.txLastKickError(0));
         engine.close();
-        System.out.println(driverLosses + (drops.isEmpty() ? "" : "; engine drops:" + drops));
+        out.println(driverLosses + (drops.isEmpty() ? "" : "; engine drops:" + drops));
     }
 }
