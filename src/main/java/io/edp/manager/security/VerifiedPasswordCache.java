@@ -63,8 +63,6 @@ final class VerifiedPasswordCache implements PasswordEncoder {
                 verifiedUntilMillis.clear(); // bounded: many distinct credentials only cost their full checks again
             }
             verifiedUntilMillis.put(entry, now + ttl.toMillis());
-        } else {
-            verifiedUntilMillis.remove(entry);
         }
         return matches;
     }
