@@ -60,7 +60,8 @@ class StatsController {
     }
 
     @GetMapping("/threads")
-    @Operation(operationId = "getThreadStats", summary = "Worker threads: NUMA node, utilization, queues, packets")
+    @Operation(operationId = "getThreadStats",
+            summary = "Worker threads: health, NUMA node, utilization, queues, packets")
     ThreadReport threads(@PathVariable UUID hostId) {
         var stats = engines.require(hostId).stats();
         return new ThreadReport(stats.takenAt(), stats.mode().name(), stats.workers().stream()
@@ -68,7 +69,8 @@ class StatsController {
     }
 
     private static ThreadReport.WorkerThread thread(EngineStats.WorkerStats w) {
-        return new ThreadReport.WorkerThread(w.id(), w.numaNode(), (int) (w.utilization() * 100), w.busyNanos(),
+        return new ThreadReport.WorkerThread(w.id(), w.numaNode(), w.health().state(), w.health().reason(),
+                w.exceptions(), (int) (w.utilization() * 100), w.busyNanos(),
                 w.wallNanos(), w.rxPackets(), w.txPackets(), w.ioChainPackets(), w.iterations(), w.queues());
     }
 
