@@ -2,21 +2,16 @@ package io.edp.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.edp.engine.nic.NicDrivers;
-import io.edp.engine.nic.PortConfig;
-import io.edp.engine.nic.TestFrames;
 import io.edp.engine.packet.FlowKey;
 import io.edp.engine.packet.Frames;
 import io.edp.engine.packet.InternetChecksum;
 import io.edp.engine.slowpath.MacAddress;
 import io.edp.engine.slowpath.Route;
-import io.edp.engine.time.SystemClock;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,23 +38,15 @@ class QinqForwardingTest {
     @TempDir
     Path dir;
 
-    /** Port 1 (uplink) replays; port 2 is a second uplink, port 3 vm-a's port (VLAN 100); all three capture. */
-    private EngineConfig config(Mode mode, Path input) {
-        return EngineConfig.builder()
-                .mode(mode)
-                .port(new PortConfig(1, "uplink0", 0, 1, 1, "pcap",
-                        Map.of("rxFile", input.toString(), "txFile", output(mode, 1).toString())))
-                .port(new PortConfig(2, "uplink1", 0, 1, 1, "pcap", Map.of("txFile", output(mode, 2).toString())))
-                .port(new PortConfig(3, "vm-a-eth0", 0, 1, 1, "pcap", Map.of("txFile", output(mode, 3).toString())))
+    /** Uplink 1 replays; uplink 2 and port 3, vm-a's port (VLAN 100), capture. */
+    private static EngineConfig config(CapturedUplinks ports, Mode mode, List<byte[]> input) {
+        return ports.config(mode, input)
+                .port(ports.capturePort(mode, 3, "vm-a-eth0"))
                 .vnic(new VnicConfig("vm-a-eth0", "vm-a", 3, MacAddress.format(VM_MAC), 100, AdapterType.VMXNET3))
                 .route(new Route("10.128.0.0/16", MacAddress.format(NEXT_HOP_MAC), 2, 20))
                 .route(new Route("10.130.0.0/16", MacAddress.format(NEXT_HOP_MAC), 2, 0))
                 .route(new Route("10.129.0.0/16", MacAddress.format(VM_MAC), 3, 0))
                 .build();
-    }
-
-    private Path output(Mode mode, int port) {
-        return dir.resolve(mode + "-port" + port + ".pcap");
     }
 
     @Test
@@ -84,19 +71,14 @@ class QinqForwardingTest {
             toVm.add(icmpEcho(VM_MAC, SENDER_MAC, new int[] {FlowKey.ETHERTYPE_VLAN, 30}, TO_VM, 64));
         }
 
+        CapturedUplinks ports = new CapturedUplinks(dir);
         for (Mode mode : List.of(Mode.LEGACY, Mode.EDP_STANDARD)) {
-            Path file = dir.resolve(mode + "-input.pcap");
-            TestFrames.writeCapture(file, input);
-            try (Engine engine = Engine.start(config(mode, file), NicDrivers.standard(), SystemClock.INSTANCE)) {
-                EngineStats stats = Traffic.drained(engine, input.size());
-                assertThat(stats.drops()).as(mode.toString()).isEmpty();
-            } // closing the engine flushes the captures
+            EngineStats stats = CapturedUplinks.replay(config(ports, mode, input), input.size());
 
-            assertThat(TestFrames.readCapture(output(mode, 1))).as("%s: back out of the ingress port", mode).isEmpty();
-            assertThat(hex(TestFrames.readCapture(output(mode, 2)))).as("%s: to the uplink", mode)
-                    .containsExactlyElementsOf(hex(toUplink));
-            assertThat(hex(TestFrames.readCapture(output(mode, 3)))).as("%s: to vm-a", mode)
-                    .containsExactlyElementsOf(hex(toVm));
+            assertThat(stats.drops()).as(mode.toString()).isEmpty();
+            assertThat(ports.sent(mode, 1)).as("%s: back out of the ingress port", mode).isEmpty();
+            assertThat(hex(ports.sent(mode, 2))).as("%s: to the uplink", mode).containsExactlyElementsOf(hex(toUplink));
+            assertThat(hex(ports.sent(mode, 3))).as("%s: to vm-a", mode).containsExactlyElementsOf(hex(toVm));
         }
     }
 

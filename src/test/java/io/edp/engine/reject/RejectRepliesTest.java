@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.edp.bench.HostCommand;
 import io.edp.engine.Await;
+import io.edp.engine.CapturedUplinks;
 import io.edp.engine.Engine;
 import io.edp.engine.EngineConfig;
 import io.edp.engine.EngineStats;
@@ -11,8 +12,6 @@ import io.edp.engine.Mode;
 import io.edp.engine.TestTopology;
 import io.edp.engine.Traffic;
 import io.edp.engine.nic.NicDrivers;
-import io.edp.engine.nic.PortConfig;
-import io.edp.engine.nic.TestFrames;
 import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.packet.FlowKey;
@@ -22,7 +21,6 @@ import io.edp.engine.slowpath.MacAddress;
 import io.edp.engine.slowpath.Route;
 import io.edp.engine.slowpath.Verdict;
 import io.edp.engine.time.ManualClock;
-import io.edp.engine.time.SystemClock;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -58,22 +56,14 @@ class RejectRepliesTest {
     @TempDir
     Path dir;
 
-    /** Port 1 (an uplink) replays and captures, port 2 captures; 10.128.9.0/24 and fd01::9:0/112 are rejected. */
-    private EngineConfig config(Mode mode, Path input) {
-        return EngineConfig.builder()
-                .mode(mode)
-                .port(new PortConfig(1, "uplink0", 0, 1, 1, "pcap",
-                        Map.of("rxFile", input.toString(), "txFile", output(mode, 1).toString())))
-                .port(new PortConfig(2, "uplink1", 0, 1, 1, "pcap", Map.of("txFile", output(mode, 2).toString())))
+    /** Uplink 1 replays, uplinks 1 and 2 capture; 10.128.9.0/24 and fd01::9:0/112 are rejected. */
+    private static EngineConfig config(CapturedUplinks ports, Mode mode, List<byte[]> input) {
+        return ports.config(mode, input)
                 .route(new Route("10.128.0.0/16", "02:00:00:00:00:fe", 2, 0))
                 .route(new Route("fd01::/16", "02:00:00:00:00:fe", 2, 0))
                 .rule(FirewallRule.of(1, "any", "10.128.9.0/24", 0, Verdict.REJECT))
                 .rule(FirewallRule.of(2, "any", "fd01::9:0/112", 0, Verdict.REJECT))
                 .build();
-    }
-
-    private Path output(Mode mode, int port) {
-        return dir.resolve(mode + "-port" + port + ".pcap");
     }
 
     @Test
@@ -94,22 +84,18 @@ class RejectRepliesTest {
         List<byte[]> input = new ArrayList<>(round);
         input.addAll(round); // EDP_STANDARD: the second UDP, ICMP and TCP ACK packets hit the cached REJECT
 
-        List<String> edpReplies = List.of();
+        CapturedUplinks ports = new CapturedUplinks(dir);
+        List<String> legacyReplies = List.of();
         for (Mode mode : List.of(Mode.LEGACY, Mode.EDP_STANDARD)) {
-            Path file = dir.resolve(mode + "-input.pcap");
-            TestFrames.writeCapture(file, input);
-            EngineStats stats;
-            try (Engine engine = Engine.start(config(mode, file), NicDrivers.standard(), SystemClock.INSTANCE)) {
-                stats = Traffic.drained(engine, input.size());
-            }
+            EngineStats stats = CapturedUplinks.replay(config(ports, mode, input), input.size());
 
             assertThat(stats.drops()).as(mode.toString()).isEqualTo(Map.of(DropReason.FIREWALL_REJECT, 20L));
             assertThat(stats.rejectReplies()).isEqualTo(new EngineStats.RejectReplyStats(16, 0, 0));
             if (mode == Mode.EDP_STANDARD) {
                 assertThat(stats.flowCache().hits()).as("replies sent by the fast path").isGreaterThanOrEqualTo(3);
             }
-            assertThat(TestFrames.readCapture(output(mode, 2))).hasSize(2);
-            Path replies = output(mode, 1);
+            assertThat(ports.sent(mode, 2)).as("the allowed packets").hasSize(2);
+            Path replies = ports.output(mode, 1);
             List<String> decoded = tshark(replies, "eth.dst", "eth.src", "vlan.id", "ip.src", "ip.dst", "ipv6.src",
                     "ipv6.dst", "ipv6.plen", "tcp.srcport", "tcp.dstport", "tcp.seq_raw", "tcp.ack_raw",
                     "tcp.flags", "icmp.type", "icmp.code", "icmpv6.type", "icmpv6.code");
@@ -135,16 +121,16 @@ class RejectRepliesTest {
                     "-Y", "_ws.malformed || _ws.expert.severity >= \"Error\"")).as("malformed or in error").isBlank();
 
             // the ICMP errors quote the offending packet: its IP header and 8 bytes, or for ICMPv6 up to 1232 bytes
-            List<byte[]> sent = TestFrames.readCapture(replies);
+            List<byte[]> sent = ports.sent(mode, 1);
             assertThat(quoted(sent.get(3), 20 + 8)).isEqualTo(ipPacket(input.get(3), 20 + 8));
             assertThat(quoted(sent.get(5), 40 + 8 + 20)).isEqualTo(ipPacket(input.get(5), 40 + 8 + 20));
             assertThat(quoted(sent.get(7), 1232)).isEqualTo(ipPacket(input.get(7), 1232));
             List<String> hex = sent.stream().map(HexFormat.of()::formatHex).toList();
             assertThat(hex.subList(8, 16)).as("a flow's replies are the same every time").isEqualTo(hex.subList(0, 8));
             if (mode == Mode.LEGACY) {
-                edpReplies = hex;
+                legacyReplies = hex;
             } else {
-                assertThat(hex).as("EDP_STANDARD sends LEGACY's bytes").isEqualTo(edpReplies);
+                assertThat(hex).as("EDP_STANDARD sends LEGACY's bytes").isEqualTo(legacyReplies);
             }
         }
     }
