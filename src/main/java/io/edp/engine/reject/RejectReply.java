@@ -45,8 +45,8 @@ final class RejectReply {
 
     /**
      * What the rejected packet of {@code m} gets: {@link #NONE} where a host sends no error either (RFC 1122
-     * 3.2.2, RFC 4443 2.4(e), RFC 9293: a reset or an ICMP error, a later IPv4 fragment, a group or unspecified
-     * address), else {@link #TCP_RESET} or {@link #UNREACHABLE}.
+     * 3.2.2, RFC 4443 2.4(e), RFC 9293: a reset or an ICMP error, a group or unspecified address) and for a later
+     * fragment (the first fragment of its datagram is answered), else {@link #TCP_RESET} or {@link #UNREACHABLE}.
      */
     static int kind(Mbuf m) {
         MemorySegment data = m.data();
@@ -77,6 +77,10 @@ final class RejectReply {
                 if (proto == FlowKey.PROTO_ICMPV6 && (type < 128 || type == 137)) {
                     return NONE; // errors and redirects
                 }
+                boolean transport = proto == FlowKey.PROTO_TCP || proto == FlowKey.PROTO_UDP;
+                if (transport && FlowKey.srcPort(l4Word) == 0 && FlowKey.dstPort(l4Word) == 0) {
+                    return NONE; // a later fragment (keyed with ports 0): its first fragment is answered
+                }
             }
             default -> {
                 return NONE;
@@ -85,11 +89,7 @@ final class RejectReply {
         if (proto != FlowKey.PROTO_TCP) {
             return UNREACHABLE;
         }
-        if ((FlowKey.tcpFlags(m.descriptors(), m.flowKeyAddress()) & FlowKey.TCP_RST) != 0) {
-            return NONE;
-        }
-        // a later IPv6 fragment has no TCP header to answer (the parser keys it with ports 0)
-        return FlowKey.srcPort(l4Word) == 0 && FlowKey.dstPort(l4Word) == 0 ? UNREACHABLE : TCP_RESET;
+        return (FlowKey.tcpFlags(m.descriptors(), m.flowKeyAddress()) & FlowKey.TCP_RST) != 0 ? NONE : TCP_RESET;
     }
 
     /** Limited broadcast, multicast or class E: no ICMP error to or about them. */

@@ -68,6 +68,8 @@ class RejectRepliesTest {
 
     @Test
     void rejectedPacketsAreAnsweredOutOfTheirIngressPortAsTsharkDecodesThemAlikeInEveryMode() {
+        byte[] fragmented4 = ipv4(FlowKey.PROTO_UDP, REJECTED, udp(5002, 53, 32));
+        byte[] fragmented6 = ipv6(FlowKey.PROTO_UDP, udp(5002, 53, 32));
         List<byte[]> round = List.of(
                 ipv4(FlowKey.PROTO_TCP, REJECTED, tcp(40000, 80, 1000, 0, FlowKey.TCP_SYN, 0)),
                 ipv4(FlowKey.PROTO_TCP, REJECTED, tcp(40001, 80, 5000, 7000, FlowKey.TCP_ACK | 0x08, 10)),
@@ -77,7 +79,11 @@ class RejectRepliesTest {
                 ipv6(FlowKey.PROTO_UDP, udp(5000, 53, 20)),
                 ipv6(FlowKey.PROTO_TCP, tcp(40000, 443, 42, 0, FlowKey.TCP_SYN, 0)),
                 ipv6(FlowKey.PROTO_UDP, udp(5001, 53, 1400)),
-                // no answer to a reset or an ICMP error; an allowed packet is routed as usual
+                ipv4Fragment(fragmented4, 0, 24),
+                ipv6Fragment(fragmented6, 0, 24),
+                // no answer to a later fragment, a reset or an ICMP error; an allowed packet is routed as usual
+                ipv4Fragment(fragmented4, 24, 40),
+                ipv6Fragment(fragmented6, 24, 40),
                 ipv4(FlowKey.PROTO_TCP, REJECTED, tcp(40003, 80, 1, 0, FlowKey.TCP_RST, 0)),
                 ipv4(FlowKey.PROTO_ICMP, REJECTED, icmp(3, 1, 28)),
                 ipv4(FlowKey.PROTO_UDP, ALLOWED, udp(5000, 53, 20)));
@@ -89,8 +95,8 @@ class RejectRepliesTest {
         for (Mode mode : List.of(Mode.LEGACY, Mode.EDP_STANDARD)) {
             EngineStats stats = CapturedUplinks.replay(config(ports, mode, input), input.size());
 
-            assertThat(stats.drops()).as(mode.toString()).isEqualTo(Map.of(DropReason.FIREWALL_REJECT, 20L));
-            assertThat(stats.rejectReplies()).isEqualTo(new EngineStats.RejectReplyStats(16, 0, 0));
+            assertThat(stats.drops()).as(mode.toString()).isEqualTo(Map.of(DropReason.FIREWALL_REJECT, 28L));
+            assertThat(stats.rejectReplies()).isEqualTo(new EngineStats.RejectReplyStats(20, 0, 0));
             if (mode == Mode.EDP_STANDARD) {
                 assertThat(stats.flowCache().hits()).as("replies sent by the fast path").isGreaterThanOrEqualTo(3);
             }
@@ -108,12 +114,14 @@ class RejectRepliesTest {
                     l2 + "10.128.9.9\t10.0.0.1\t\t\t\t\t\t\t\t\t3\t13\t\t",
                     l2 + "\t\tfd01::9:9\tfd00::1\t76\t\t\t\t\t\t\t\t1\t1",
                     l2 + "\t\tfd01::9:9\tfd00::1\t20\t443\t40000\t0\t43\t0x0014\t\t\t\t",
-                    l2 + "\t\tfd01::9:9\tfd00::1\t1240\t\t\t\t\t\t\t\t1\t1");
+                    l2 + "\t\tfd01::9:9\tfd00::1\t1240\t\t\t\t\t\t\t\t1\t1",
+                    l2 + "10.128.9.9\t10.0.0.1\t\t\t\t\t\t\t\t\t3\t13\t\t",
+                    l2 + "\t\tfd01::9:9\tfd00::1\t80\t\t\t\t\t\t\t\t1\t1");
             List<String> twice = new ArrayList<>(expected);
             twice.addAll(expected);
             assertThat(decoded).as(mode.toString()).containsExactlyElementsOf(twice);
             assertThat(tshark(replies, "ip.checksum.status", "tcp.checksum.status", "icmp.checksum.status",
-                    "icmpv6.checksum.status")).as("checksums: 1 is good").hasSize(16).allSatisfy(line ->
+                    "icmpv6.checksum.status")).as("checksums: 1 is good").hasSize(20).allSatisfy(line ->
                             assertThat(line.split("\t")).filteredOn(status -> !status.isEmpty()).isNotEmpty()
                                     .containsOnly("1"));
             assertThat(HostCommand.run("tshark", "-r", replies.toString(), "-o", "tcp.check_checksum:TRUE",
@@ -125,8 +133,11 @@ class RejectRepliesTest {
             assertThat(quoted(sent.get(3), 20 + 8)).isEqualTo(ipPacket(input.get(3), 20 + 8));
             assertThat(quoted(sent.get(5), 40 + 8 + 20)).isEqualTo(ipPacket(input.get(5), 40 + 8 + 20));
             assertThat(quoted(sent.get(7), 1232)).isEqualTo(ipPacket(input.get(7), 1232));
+            assertThat(quoted(sent.get(8), 20 + 8)).isEqualTo(ipPacket(input.get(8), 20 + 8));
+            assertThat(quoted(sent.get(9), 40 + 8 + 24)).isEqualTo(ipPacket(input.get(9), 40 + 8 + 24));
             List<String> hex = sent.stream().map(HexFormat.of()::formatHex).toList();
-            assertThat(hex.subList(8, 16)).as("a flow's replies are the same every time").isEqualTo(hex.subList(0, 8));
+            assertThat(hex.subList(10, 20)).as("a flow's replies are the same every time")
+                    .isEqualTo(hex.subList(0, 10));
             if (mode == Mode.LEGACY) {
                 legacyReplies = hex;
             } else {
@@ -221,6 +232,32 @@ class RejectRepliesTest {
         byte[] frame = b.array();
         long pseudo = InternetChecksum.add(proto + l4.length, MemorySegment.ofArray(frame), l3 + 8, 32);
         putL4Checksum(frame, proto, l3 + 40, pseudo, l4.length);
+        return frame;
+    }
+
+    /** The IPv4 fragment of {@code datagram} (a frame of {@link #ipv4}) that carries its payload bytes [from, to). */
+    private static byte[] ipv4Fragment(byte[] datagram, int from, int to) {
+        int l3 = 18;
+        int payload = datagram.length - l3 - 20;
+        byte[] frame = Arrays.copyOf(datagram, l3 + 20 + to - from);
+        System.arraycopy(datagram, l3 + 20 + from, frame, l3 + 20, to - from);
+        put16(frame, l3 + 2, (short) (20 + to - from));
+        put16(frame, l3 + 4, (short) 0x1234); // identification
+        put16(frame, l3 + 6, (short) ((to < payload ? 0x2000 : 0) | from / 8)); // more fragments, offset
+        put16(frame, l3 + 10, (short) 0);
+        put16(frame, l3 + 10, InternetChecksum.finish(InternetChecksum.add(0, MemorySegment.ofArray(frame), l3, 20)));
+        return frame;
+    }
+
+    /** The IPv6 fragment of {@code datagram} (a frame of {@link #ipv6}) that carries its payload bytes [from, to). */
+    private static byte[] ipv6Fragment(byte[] datagram, int from, int to) {
+        int l3 = 18;
+        int payload = datagram.length - l3 - 40;
+        ByteBuffer b = ByteBuffer.allocate(l3 + 40 + 8 + to - from).put(datagram, 0, l3 + 40);
+        b.put(datagram[l3 + 6]).put((byte) 0).putShort((short) (from | (to < payload ? 1 : 0))).putInt(0x1234);
+        byte[] frame = b.put(datagram, l3 + 40 + from, to - from).array();
+        put16(frame, l3 + 4, (short) (8 + to - from));
+        frame[l3 + 6] = 44; // next header: fragment
         return frame;
     }
 
