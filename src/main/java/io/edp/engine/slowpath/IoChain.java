@@ -136,9 +136,8 @@ public final class IoChain {
         } else {
             vlanOp = (outerTag & 0xFFF) == egressVlan ? VlanOp.NONE : VlanOp.SET;
         }
-        return actions.intern(outPort, vlanOp, vlanOp == VlanOp.NONE || vlanOp == VlanOp.POP
-                || vlanOp == VlanOp.POP_BOTH ? 0 : egressVlan,
-                routed, srcMac, nextHop, routed, -1, ruleId);
+        return actions.intern(outPort, vlanOp, vlanOp.setsVid() ? egressVlan : 0, routed, srcMac, nextHop, routed,
+                -1, ruleId);
     }
 
     private int drop(DropReason reason, int ruleId) {

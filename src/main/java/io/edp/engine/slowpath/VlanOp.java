@@ -6,5 +6,10 @@ package io.edp.engine.slowpath;
  * (a route's VLAN is the whole tag stack the frame leaves with).
  */
 public enum VlanOp {
-    NONE, PUSH, POP, SET, POP_BOTH, POP_SET
+    NONE, PUSH, POP, SET, POP_BOTH, POP_SET;
+
+    /** Whether the frame leaves with a tag whose VID the action gives. */
+    public boolean setsVid() {
+        return this == PUSH || this == SET || this == POP_SET;
+    }
 }
