@@ -15,6 +15,7 @@ import io.edp.engine.numa.CpuAffinity;
 import io.edp.engine.numa.CpuSet;
 import io.edp.engine.numa.WorkerPinning;
 import io.edp.engine.packet.DropReason;
+import io.edp.engine.reject.RejectReplies;
 import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.ConnectionTable;
 import io.edp.engine.slowpath.ForwardingTables;
@@ -481,6 +482,7 @@ public final class Engine implements AutoCloseable {
         List<EngineStats.WorkerStats> workerStats = new ArrayList<>();
         EngineStats.FlowCacheStats totalCache = new EngineStats.FlowCacheStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         long[] totalDrops = new long[DropReason.count()];
+        long[] rejectReplies = new long[RejectReplies.COUNTER_COUNT];
         Map<Integer, long[]> portTx = new TreeMap<>();
         List<WorkerHealth> health = health();
         for (Worker w : workers) {
@@ -489,6 +491,10 @@ public final class Engine implements AutoCloseable {
             long[] d = w.drops().snapshot();
             for (int i = 0; i < d.length; i++) {
                 totalDrops[i] += d[i];
+            }
+            long[] r = w.rejectReplyCounters().snapshot();
+            for (int i = 0; i < r.length; i++) {
+                rejectReplies[i] += r[i];
             }
             Counters ports = w.portCounters();
             for (Integer port : drivers.keySet()) {
@@ -533,7 +539,8 @@ public final class Engine implements AutoCloseable {
         }
         return new EngineStats(Instant.now(), now, g.number(), c.mode(), List.copyOf(workerStats),
                 List.copyOf(queueStats), List.copyOf(portStats), totalCache, dropMap(totalDrops), connections.size(),
-                balancer.stats());
+                balancer.stats(), new EngineStats.RejectReplyStats(rejectReplies[RejectReplies.SENT],
+                        rejectReplies[RejectReplies.RATE_LIMITED], rejectReplies[RejectReplies.NO_BUFFER]));
     }
 
     private static Map<DropReason, Long> dropMap(long[] counts) {

@@ -11,11 +11,12 @@ import java.util.Map;
  * An immutable snapshot of an engine's counters. Counters are cumulative since the engine started; rates and
  * utilization come from two snapshots ({@link WorkerStats#utilizationSince}). {@code takenAtNanos} is the
  * engine clock's reading, the same timeline as the busy times. {@code tlb} is the engine's Thread Load Balancer:
- * its settings, the loads of its last cycle and its recent decisions.
+ * its settings, the loads of its last cycle and its recent decisions. {@code rejectReplies} counts the replies to
+ * packets of REJECT rules (those packets themselves are {@link DropReason#FIREWALL_REJECT} drops).
  */
 public record EngineStats(Instant takenAt, long takenAtNanos, int generation, Mode mode, List<WorkerStats> workers,
         List<QueueStats> queues, List<PortStats> ports, FlowCacheStats flowCache, Map<DropReason, Long> drops,
-        long connections, TlbStats tlb) {
+        long connections, TlbStats tlb, RejectReplyStats rejectReplies) {
 
     /** Dropped packets of every reason and worker. */
     public long dropped() {
@@ -70,6 +71,13 @@ public record EngineStats(Instant takenAt, long takenAtNanos, int generation, Mo
     /** One port: received (through its RX queues) and transmitted (by every worker). */
     public record PortStats(int id, String name, int numaNode, long rxPackets, long rxBytes, long txPackets,
             long txBytes) {
+    }
+
+    /**
+     * Replies to rejected packets over all workers: sent (and counted in the TX counters), held back by the
+     * per-worker rate limit, or not sent for want of a free buffer.
+     */
+    public record RejectReplyStats(long sent, long rateLimited, long noBuffer) {
     }
 
     /** Flow cache counters of DESIGN.md, for one worker or summed over all. */

@@ -10,6 +10,7 @@ import io.edp.engine.packet.DropReason;
 import io.edp.engine.packet.FlowKey;
 import io.edp.engine.packet.FrameParser;
 import io.edp.engine.packet.FrameRewriter;
+import io.edp.engine.reject.RejectReplies;
 import io.edp.engine.slowpath.Action;
 import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.IoChain;
@@ -71,6 +72,7 @@ public final class Worker implements Runnable {
     private final Supplier<Generation> source;
     private final MbufCache mbufs;
     private final Mbuf mbuf;
+    private final RejectReplies rejectReplies;
     private final FrameParser parser = new FrameParser();
     private final IoChain ioChain = new IoChain(new ActionTable(ACTION_TABLE_CAPACITY));
     private final Counters counters = new Counters(COUNTER_COUNT);
@@ -133,6 +135,7 @@ public final class Worker implements Runnable {
         this.mbufs = new MbufCache(pool);
         this.mbuf = new Mbuf(pool);
         this.faults = new WorkerFaults(id, counters.values(), EXCEPTIONS);
+        this.rejectReplies = new RejectReplies(pool);
         this.seed = 0x9E3779B97F4A7C15L * (id + 1);
         this.startedNanos = clock.nanoTime();
     }
@@ -159,6 +162,11 @@ public final class Worker implements Runnable {
 
     public Counters drops() {
         return drops;
+    }
+
+    /** Replies to rejected packets: sent, held back by the rate limit, without a buffer ({@link RejectReplies}). */
+    public Counters rejectReplyCounters() {
+        return rejectReplies.counters();
     }
 
     /** TX packets of port p at {@code 2p}, bytes at {@code 2p + 1}. */
@@ -488,6 +496,9 @@ public final class Worker implements Runnable {
             int verdict = FrameRewriter.apply(m, action);
             if (verdict != FrameRewriter.FORWARD) {
                 dropped[verdict]++;
+                if (verdict == DropReason.FIREWALL_REJECT.ordinal()) {
+                    stageRejectReply(m, nowMillis);
+                }
                 mbufs.free(index);
                 continue;
             }
@@ -498,6 +509,15 @@ public final class Worker implements Runnable {
         // stage 4: one tx burst per output port
         transmit(g);
         return bytes;
+    }
+
+    /** A rejected packet's reply (if one is due) leaves out of its ingress port, in the packet's place. */
+    private void stageRejectReply(Mbuf m, int nowMillis) {
+        int reply = rejectReplies.reply(m, mbufs, nowMillis);
+        if (reply >= 0) {
+            staged[stagedCount] = reply;
+            stagedPort[stagedCount++] = m.port();
+        }
     }
 
     private int fastPath(Mbuf m, Generation g, int nowMillis) {
