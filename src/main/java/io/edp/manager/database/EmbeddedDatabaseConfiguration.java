@@ -21,14 +21,15 @@ import org.springframework.context.annotation.Configuration;
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(NoDatasourceUrlCondition.class)
-@EnableConfigurationProperties(EmbeddedDatabaseProperties.class)
+@EnableConfigurationProperties({DataDirectoryProperties.class, EmbeddedDatabaseProperties.class})
 class EmbeddedDatabaseConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedDatabaseConfiguration.class);
 
     @Bean(destroyMethod = "close")
-    EmbeddedPostgres embeddedPostgres(EmbeddedDatabaseProperties properties) throws IOException {
-        var directory = properties.dataDirectory().toAbsolutePath();
+    EmbeddedPostgres embeddedPostgres(DataDirectoryProperties dataDirectory, EmbeddedDatabaseProperties properties)
+            throws IOException {
+        var directory = dataDirectory.postgres().toAbsolutePath();
         Files.createDirectories(directory);
         var reused = Files.exists(directory.resolve("PG_VERSION"));
         var postgres = EmbeddedPostgres.builder()
@@ -36,8 +37,9 @@ class EmbeddedDatabaseConfiguration {
                 .setCleanDataDirectory(false) // an existing cluster is reused, never wiped
                 .setPort(properties.port())
                 .start();
-        log.info("Embedded PostgreSQL on port {} with {} data directory {}",
-                postgres.getPort(), reused ? "existing" : "new", directory);
+        log.info("Data directory {} (EDP_DATA_DIR): embedded PostgreSQL on port {} with {} cluster {}",
+                dataDirectory.dataDir().toAbsolutePath(), postgres.getPort(), reused ? "its existing" : "a new",
+                directory);
         return postgres;
     }
 
