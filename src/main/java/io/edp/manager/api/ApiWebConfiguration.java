@@ -2,15 +2,32 @@ package io.edp.manager.api;
 
 import java.util.List;
 
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(DatabaseRequestProperties.class)
 class ApiWebConfiguration implements WebMvcConfigurer {
+
+    private final DatabaseRequestProperties database;
+
+    ApiWebConfiguration(DatabaseRequestProperties database) {
+        this.database = database;
+    }
 
     @Override
     public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
         resolvers.add(new IfMatchArgumentResolver());
+    }
+
+    @Override
+    public void addInterceptors(InterceptorRegistry registry) {
+        // statistics and traffic read the engines in memory: they answer while the database is away
+        registry.addInterceptor(new DatabaseRequestLimit(database.concurrentRequests()))
+                .addPathPatterns("/api/**")
+                .excludePathPatterns("/api/v1/hosts/*/stats/**", "/api/v1/hosts/*/traffic", "/api/v1/hosts/*/traffic/**");
     }
 }

@@ -3,12 +3,11 @@ package io.edp.manager.database;
 import java.io.IOException;
 import java.nio.file.Files;
 
-import javax.sql.DataSource;
-
 import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -43,8 +42,10 @@ class EmbeddedDatabaseConfiguration {
         return postgres;
     }
 
+    /** The same pool settings as an external database's ({@code spring.datasource.hikari.*}). */
     @Bean(destroyMethod = "close")
-    DataSource dataSource(EmbeddedPostgres postgres) {
+    @ConfigurationProperties("spring.datasource.hikari")
+    HikariDataSource dataSource(EmbeddedPostgres postgres) {
         var dataSource = new HikariDataSource();
         dataSource.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
         dataSource.setPoolName("edp-embedded");
