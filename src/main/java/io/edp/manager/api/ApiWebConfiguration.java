@@ -25,9 +25,6 @@ class ApiWebConfiguration implements WebMvcConfigurer {
 
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
-        // statistics and traffic read the engines in memory: they answer while the database is away
-        registry.addInterceptor(new DatabaseRequestLimit(database.concurrentRequests()))
-                .addPathPatterns("/api/**")
-                .excludePathPatterns("/api/v1/hosts/*/stats/**", "/api/v1/hosts/*/traffic", "/api/v1/hosts/*/traffic/**");
+        registry.addInterceptor(new DatabaseRequestLimit(database.concurrentRequests())).addPathPatterns("/api/**");
     }
 }

@@ -4,12 +4,13 @@ import java.util.concurrent.Semaphore;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
 
 /**
  * A bulkhead in front of the database: at most {@code concurrentRequests} API requests work on it at once, and one
- * more is refused at once (503) rather than queued, since a queued request would hold an HTTP thread. Registered
- * for the API minus what the engines serve from memory (statistics, traffic).
+ * more is refused at once (503) rather than queued, since a queued request would hold an HTTP thread. Controllers
+ * marked {@link WithoutDatabase} pass without a permit.
  */
 final class DatabaseRequestLimit implements HandlerInterceptor {
 
@@ -23,6 +24,9 @@ final class DatabaseRequestLimit implements HandlerInterceptor {
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+        if (!needsDatabase(handler)) {
+            return true;
+        }
         if (!permits.tryAcquire()) {
             throw new DatabaseUnavailableException("The manager is already serving " + limit
                     + " requests that need the database; retry later.");
@@ -33,6 +37,16 @@ final class DatabaseRequestLimit implements HandlerInterceptor {
     @Override
     public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler,
             Exception failure) {
-        permits.release();
+        if (needsDatabase(handler)) {
+            permits.release();
+        }
+    }
+
+    static boolean needsDatabase(HandlerMethod handler) {
+        return !handler.getBeanType().isAnnotationPresent(WithoutDatabase.class);
+    }
+
+    private static boolean needsDatabase(Object handler) {
+        return handler instanceof HandlerMethod method && needsDatabase(method);
     }
 }
