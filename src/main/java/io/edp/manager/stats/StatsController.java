@@ -8,6 +8,7 @@ import java.util.UUID;
 import io.edp.engine.EngineStats;
 import io.edp.manager.api.PageParams;
 import io.edp.manager.api.PageResponse;
+import io.edp.manager.api.WithoutDatabase;
 import io.edp.manager.realization.HostEngines;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -26,6 +27,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping(path = "/api/v1/hosts/{hostId}/stats", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "Statistics", description = "Counters of a host's engine; each answer is one snapshot and says when it "
         + "was taken. 404 while the host runs no engine.")
+@WithoutDatabase // reads the engines in memory: answers while the database is away
 class StatsController {
 
     private final HostEngines engines;
