@@ -2,6 +2,7 @@ package io.edp.manager.api;
 
 import java.util.List;
 
+import io.edp.engine.process.FatalErrors;
 import org.hibernate.exception.ConstraintViolationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +46,18 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
         return problem(HttpStatus.CONFLICT, e.getMessage());
     }
 
+    /** 409 rather than 422: the request is valid, what refuses it is the state of the other hosts, which may change. */
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> overBudget(MemoryBudgetExceededException e) {
+        var response = problem(HttpStatus.CONFLICT, e.getMessage());
+        var body = response.getBody();
+        body.setProperty("neededBytes", e.neededBytes());
+        body.setProperty("availableBytes", e.availableBytes());
+        body.setProperty("budgetBytes", e.budgetBytes());
+        body.setProperty("hosts", e.hosts());
+        return response;
+    }
+
     @ExceptionHandler
     ResponseEntity<ProblemDetail> preconditionFailed(PreconditionFailedException e) {
         return problem(HttpStatus.PRECONDITION_FAILED, e.getMessage());
@@ -85,6 +98,7 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler
     ResponseEntity<ProblemDetail> unexpected(Exception e) {
+        FatalErrors.haltOnOutOfMemory(e); // Spring wraps an Error of a handler in a ServletException
         log.error("Unexpected error", e);
         return problem(HttpStatus.INTERNAL_SERVER_ERROR,
                 "An unexpected error occurred; the manager's log has details.");
