@@ -59,6 +59,11 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
     }
 
     @ExceptionHandler
+    ResponseEntity<ProblemDetail> tooLarge(RequestBodyTooLargeException e) {
+        return problem(HttpStatus.CONTENT_TOO_LARGE, e.getMessage());
+    }
+
+    @ExceptionHandler
     ResponseEntity<ProblemDetail> preconditionFailed(PreconditionFailedException e) {
         return problem(HttpStatus.PRECONDITION_FAILED, e.getMessage());
     }
@@ -136,6 +141,10 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        if (causedBy(e, RequestBodyTooLargeException.class) instanceof RequestBodyTooLargeException tooLarge) {
+            return handleExceptionInternal(e, tooLarge(tooLarge).getBody(), headers, HttpStatus.CONTENT_TOO_LARGE,
+                    request);
+        }
         var body = ProblemDetail.forStatus(status);
         if (e.getMostSpecificCause() instanceof JacksonException json) {
             var path = JsonProblems.path(json);
@@ -148,6 +157,15 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
             body.setDetail("The request body is missing or unreadable.");
         }
         return handleExceptionInternal(e, body, headers, status, request);
+    }
+
+    private static Throwable causedBy(Throwable error, Class<? extends Throwable> type) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return t;
+            }
+        }
+        return null;
     }
 
     private static ResponseEntity<ProblemDetail> problem(HttpStatus status, String detail) {
