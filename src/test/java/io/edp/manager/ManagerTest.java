@@ -41,6 +41,8 @@ import org.springframework.test.web.servlet.request.RequestPostProcessor;
         "edp.realization.retry-initial=100ms",
         "edp.realization.retry-max=500ms",
         "edp.engines.mbufs=4096",
+        // most hosts of the suite run no engine; the memory budget is tested on its own (EngineMemoryBudgetTest)
+        "edp.engines.memory-budget=1TB",
         // hosts of the inventory tests name interfaces such as eth1: never open the machine's real ones
         "edp.engines.real-drivers=false"})
 @AutoConfigureMockMvc

@@ -60,6 +60,11 @@ public final class ConnectionTable {
         }
     }
 
+    /** Heap a table of {@code capacity} slots holds. */
+    public static long bytes(int capacity) {
+        return (long) capacity * WORDS * Long.BYTES;
+    }
+
     /**
      * Looks the packet's connection up and advances its state. When it lets the packet through without rule
      * evaluation, returns {@code ruleId << 32 | connectionId} (both ≥ 0), else {@link #NOT_FOUND}.

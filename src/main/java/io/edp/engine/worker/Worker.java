@@ -152,6 +152,11 @@ public final class Worker implements Runnable {
         return startedNanos;
     }
 
+    /** Heap a worker holds besides its flow cache: its action table and per-port counters. */
+    public static long fixedBytes() {
+        return ActionTable.bytes(ACTION_TABLE_CAPACITY) + (long) MAX_PORTS * 2 * Long.BYTES;
+    }
+
     public Counters counters() {
         return counters;
     }

@@ -7,6 +7,7 @@ import java.util.List;
 
 import jakarta.servlet.http.HttpServletRequest;
 
+import io.edp.engine.process.FatalErrors;
 import org.hibernate.exception.ConstraintViolationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,6 +59,23 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
         return problem(HttpStatus.CONFLICT, e.getMessage());
     }
 
+    /** 409 rather than 422: the request is valid, what refuses it is the state of the other hosts, which may change. */
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> overBudget(MemoryBudgetExceededException e) {
+        var response = problem(HttpStatus.CONFLICT, e.getMessage());
+        var body = response.getBody();
+        body.setProperty("neededBytes", e.neededBytes());
+        body.setProperty("availableBytes", e.availableBytes());
+        body.setProperty("budgetBytes", e.budgetBytes());
+        body.setProperty("hosts", e.hosts());
+        return response;
+    }
+
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> tooLarge(RequestBodyTooLargeException e) {
+        return problem(HttpStatus.CONTENT_TOO_LARGE, e.getMessage());
+    }
+
     @ExceptionHandler
     ResponseEntity<ProblemDetail> preconditionFailed(PreconditionFailedException e) {
         return problem(HttpStatus.PRECONDITION_FAILED, e.getMessage());
@@ -104,6 +122,7 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler
     ResponseEntity<ProblemDetail> unexpected(Exception e, HttpServletRequest request) {
+        FatalErrors.haltOnOutOfMemory(e); // Spring wraps an Error of a handler in a ServletException
         var unreachable = databaseUnreachable(e);
         if (unreachable != null) {
             // an outage fails many requests alike: one line each, no stack trace
@@ -149,6 +168,10 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        if (causedBy(e, RequestBodyTooLargeException.class) instanceof RequestBodyTooLargeException tooLarge) {
+            return handleExceptionInternal(e, tooLarge(tooLarge).getBody(), headers, HttpStatus.CONTENT_TOO_LARGE,
+                    request);
+        }
         var body = ProblemDetail.forStatus(status);
         if (e.getMostSpecificCause() instanceof JacksonException json) {
             var path = JsonProblems.path(json);
@@ -177,6 +200,15 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
             if (cause instanceof SQLException sql && (connectionState(sql.getSQLState())
                     || HIKARI_CLOSED_CONNECTION.equals(sql.getMessage()))) {
                 return sql;
+            }
+        }
+        return null;
+    }
+
+    private static Throwable causedBy(Throwable error, Class<? extends Throwable> type) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return t;
             }
         }
         return null;

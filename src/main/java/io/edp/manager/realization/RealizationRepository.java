@@ -58,15 +58,34 @@ class RealizationRepository {
                 .map(claim -> lease(claim, lease));
     }
 
-    /** Locks and leases host {@code hostId} whatever its generations: the start-up rebuild of its engine. */
-    Optional<Claim> claim(UUID hostId, Duration lease) {
+    /**
+     * Locks and leases host {@code hostId} whatever its generations, with {@code reason} as what it is doing: the
+     * start-up rebuild of its engine.
+     */
+    Optional<Claim> claim(UUID hostId, Duration lease, String reason) {
         skipCommitFlush();
         return jdbc.sql("SELECT host_id, desired_generation FROM host_realization WHERE host_id = :id "
                         + "FOR UPDATE SKIP LOCKED")
                 .param("id", hostId)
                 .query((rs, i) -> new Claim(rs.getObject(1, UUID.class), rs.getLong(2)))
                 .optional()
-                .map(claim -> lease(claim, lease));
+                .map(claim -> lease(claim, lease))
+                .map(claim -> {
+                    jdbc.sql("UPDATE host_realization SET failure_reason = :reason WHERE host_id = :id")
+                            .param("id", hostId).param("reason", reason).update();
+                    return claim;
+                });
+    }
+
+    /**
+     * Every host not leased by a live push is PENDING with {@code reason}: at start-up no engine runs yet, whatever
+     * the states recorded before (a lease of a process that died is void too).
+     */
+    void awaitStartUpPush(String reason) {
+        skipCommitFlush();
+        jdbc.sql("UPDATE host_realization SET state = 'PENDING', failure_reason = :reason, lease_until = NULL "
+                        + "WHERE lease_until IS NULL OR lease_until < now()")
+                .param("reason", reason).update();
     }
 
     private Claim lease(Claim claim, Duration lease) {
