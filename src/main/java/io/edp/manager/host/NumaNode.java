@@ -16,5 +16,5 @@ public record NumaNode(
         @Schema(description = "NUMA node id, as the operating system numbers it", example = "0")
         @NotNull @Min(0) @Max(63) Integer id,
         @ArraySchema(arraySchema = @Schema(description = "Ids of the CPU cores of this node", example = "[0, 1, 2, 3]"))
-        @NotEmpty @Size(max = 4096) List<@NotNull @Min(0) @Max(4095) Integer> cpuCores) {
+        @NotEmpty @Size(min = 1, max = 4096) List<@NotNull @Min(0) @Max(4095) Integer> cpuCores) {
 }
