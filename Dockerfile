@@ -22,4 +22,5 @@ WORKDIR /var/lib/edp
 ENV EDP_DATA_DIR=/var/lib/edp
 VOLUME ["/var/lib/edp"]
 EXPOSE 8080
-ENTRYPOINT ["java", "-jar", "/opt/edp/edp.jar"]
+# An OutOfMemoryError ends the process (the code halts too, for plain `java -jar`), so the supervisor restarts it.
+ENTRYPOINT ["java", "-XX:+ExitOnOutOfMemoryError", "-jar", "/opt/edp/edp.jar"]

@@ -86,7 +86,11 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
             responses.addApiResponse("403", problem("The account is not an operator"));
         }
         if (handler.hasMethodAnnotation(PostMapping.class) || conditional) {
-            responses.addApiResponse("409", problem("Conflicts with other resources, e.g. a duplicate name or MAC"));
+            responses.addApiResponse("409", problem("Conflicts with other resources, e.g. a duplicate name or MAC, "
+                    + "or the embedded engines' memory budget (then neededBytes, availableBytes, budgetBytes, hosts)"));
+        }
+        if (operation.getRequestBody() != null) {
+            responses.addApiResponse("413", problem("The request body is over edp.requests.max-body-size"));
         }
         if (hasParameterOf(handler, UUID.class)) {
             responses.addApiResponse("404", problem("No such resource"));

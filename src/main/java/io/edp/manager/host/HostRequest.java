@@ -24,7 +24,7 @@ public record HostRequest(
         @ArraySchema(arraySchema = @Schema(description = "NUMA nodes with their CPU cores; node ids are unique and "
                 + "a CPU core belongs to one node only"))
         @NotEmpty @Size(min = 1, max = 64) @Valid List<@NotNull NumaNode> numaNodes,
-        @Schema(description = "Free-form labels for automation, at most 64",
+        @Schema(description = "Free-form labels for automation, at most 64", maxProperties = 64,
                 example = "{\"rack\": \"r12\", \"role\": \"edge\"}")
         @Size(max = 64) Map<@Pattern(regexp = NAME, message = "label names: " + NAME_MESSAGE) String,
                 @NotNull @Size(max = 255) String> labels) {
