@@ -29,6 +29,7 @@ import io.edp.engine.worker.Generation;
 import io.edp.engine.worker.RxQueue;
 import io.edp.engine.worker.TxPort;
 import io.edp.engine.worker.Worker;
+import io.edp.engine.worker.WorkerHealth;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -36,17 +37,23 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 
 /**
  * The data-path engine's facade: built from an {@link EngineConfig}, it opens each port's driver, starts the
  * workers (per NUMA node) and gives each RX queue to a worker of the port's node, round robin.
  * <ul>
  * <li>{@link #apply} publishes a new configuration as a new generation and returns once every worker has started
- *     an iteration under it (an RCU grace period): from then on no packet is handled by the old one.</li>
+ *     an iteration under it (an RCU grace period): from then on no packet is handled by the old one. It is
+ *     atomic: when a worker does not take the generation within {@link Worker#RESPONSE_DEADLINE}, the previous
+ *     configuration stays and apply fails.</li>
+ * <li>{@link #health} tells whether each worker is RUNNING, STALLED or DEAD; an engine with a worker that is not
+ *     running refuses {@link #apply}: only a new engine heals it.</li>
  * <li>{@link #moveQueue} hands an RX queue to another worker without loss or reordering.</li>
  * <li>{@link #stats}, {@link #topFlows}, {@link #flushFlowCaches} serve the manager.</li>
  * <li>The engine's Thread Load Balancer runs as {@link EngineConfig#tlb()} says (off unless configured); apply
@@ -55,6 +62,9 @@ import java.util.concurrent.locks.LockSupport;
  * Control methods are serialized; none of them runs on the packet path.
  */
 public final class Engine implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(Engine.class.getName());
+    private static final long STALL_NANOS = Worker.STALL_THRESHOLD.toNanos();
 
     private final Clock clock;
     private final MbufPool pool;
@@ -68,6 +78,8 @@ public final class Engine implements AutoCloseable {
     /** Round-robin position per NUMA node (-1: all workers) for placing new queues. */
     private final Map<Integer, Integer> placement = new TreeMap<>();
     private final ThreadLoadBalancer balancer;
+    /** Drivers of ports added by an apply that failed: a worker may still hold them, so they close with the engine. */
+    private final List<NicDriver> retired = new ArrayList<>();
     private volatile Generation current;
     private volatile EngineConfig config;
     private boolean closed;
@@ -106,6 +118,16 @@ public final class Engine implements AutoCloseable {
         }
         for (Worker w : workers) {
             w.start();
+        }
+        try {
+            awaitAdoption(current);
+        } catch (RuntimeException e) {
+            for (Worker w : workers) {
+                w.stop();
+            }
+            drivers.values().forEach(NicDriver::close);
+            pool.close();
+            throw e;
         }
         balancer = new ThreadLoadBalancer(config.tlb(), new EngineBalancing(this), InstantSource.system());
         balancer.start();
@@ -177,7 +199,11 @@ public final class Engine implements AutoCloseable {
 
     /**
      * Makes {@code next} the running configuration: compiles it, publishes it as a new generation, and returns
-     * the generation number once every worker has begun an iteration under it. Everything changes live except
+     * the generation number once every worker has begun an iteration under it. All or nothing: a worker that is
+     * not running refuses the apply before anything changes, and one that does not take the new generation within
+     * {@link Worker#RESPONSE_DEADLINE} makes it fail with the previous configuration published again (under a
+     * new number, since the workers that took the failed one cached entries under its number); either way the
+     * engine needs rebuilding ({@link #health}). Everything changes live except
      * the workers and the pool and conntrack sizes: ports may come and go (a port's own settings are fixed; remove
      * it and add it again to change them). A removed port's queues are released before the publish and its
      * driver closed after the grace period; an added port's queues are placed after it. When the vNICs change,
@@ -205,6 +231,10 @@ public final class Engine implements AutoCloseable {
             }
             removed.remove((Integer) p.id());
         }
+        Optional<WorkerHealth> fault = fault();
+        if (fault.isPresent()) {
+            throw new IllegalStateException(fault.get().reason() + "; the engine must be rebuilt");
+        }
         Map<Integer, NicDriver> opened = new TreeMap<>();
         Generation g;
         try {
@@ -221,15 +251,22 @@ public final class Engine implements AutoCloseable {
             opened.values().forEach(NicDriver::close);
             throw e;
         }
-        for (RxQueue q : queues) {
-            if (removed.contains(q.port())) {
-                workers[q.owner()].execute(w -> w.release(q));
-            }
-        }
         EngineConfig previous = config;
-        current = g;
-        config = next;
-        awaitGracePeriod();
+        List<RxQueue> released = new ArrayList<>();
+        try {
+            for (RxQueue q : queues) {
+                if (removed.contains(q.port())) {
+                    workers[q.owner()].execute(w -> w.release(q));
+                    released.add(q);
+                }
+            }
+            current = g;
+            config = next;
+            awaitAdoption(g);
+        } catch (RuntimeException e) {
+            rollBack(previous, g, released, opened.values(), e);
+            throw e;
+        }
         if (!next.vnics().equals(previous.vnics())) {
             // NetQueue filters follow the vNICs on the running ports, whose other settings are fixed
             List<VnicAddress> vnics = vnicAddresses(next);
@@ -251,6 +288,27 @@ public final class Engine implements AutoCloseable {
         }
         balancer.reconfigure(next.tlb());
         return g.number();
+    }
+
+    /**
+     * Publishes {@code previous} again after {@code failed} was not taken by every worker, gives the released
+     * queues back, and keeps the drivers opened for {@code failed} until the engine closes (a worker that took it
+     * may still send on them). Best effort: what fails here is added to {@code failure}.
+     */
+    private void rollBack(EngineConfig previous, Generation failed, List<RxQueue> released,
+            Iterable<NicDriver> opened, RuntimeException failure) {
+        if (current == failed) {
+            current = compile(previous, failed.number() + 1, txPorts);
+            config = previous;
+        }
+        for (RxQueue q : released) {
+            try {
+                workers[q.owner()].execute(w -> w.adopt(q));
+            } catch (RuntimeException e) {
+                failure.addSuppressed(e);
+            }
+        }
+        opened.forEach(retired::add);
     }
 
     private static List<VnicAddress> vnicAddresses(EngineConfig c) {
@@ -283,23 +341,77 @@ public final class Engine implements AutoCloseable {
      * Returns once every worker has started a new iteration. Counters are plain per-worker longs; the workers'
      * iteration epochs are volatile, so a {@link #stats()} taken after this includes every packet handled
      * before it was called.
+     *
+     * @throws IllegalStateException when a worker is dead or begins no iteration within
+     *                               {@link Worker#RESPONSE_DEADLINE}
      */
     public void sync() {
-        awaitGracePeriod();
-    }
-
-    /** Waits until every worker has started a new iteration, i.e. none still runs on an older generation. */
-    private void awaitGracePeriod() {
         long[] seen = new long[workers.length];
         for (int i = 0; i < workers.length; i++) {
             seen[i] = workers[i].epoch();
         }
-        for (int i = 0; i < workers.length; i++) {
-            while (workers[i].epoch() == seen[i]) {
-                workers[i].wake();
+        awaitWorkers("begin an iteration", w -> w.epoch() != seen[w.id()]);
+    }
+
+    /** Waits until every worker runs {@code g}: none handles a packet under an older generation any more. */
+    private void awaitAdoption(Generation g) {
+        awaitWorkers("take generation " + g.number(), w -> w.adoptedGeneration() == g.number());
+    }
+
+    /**
+     * Waits until {@code done} holds for every worker, waking parked ones; throws as soon as one is dead, or when
+     * {@link Worker#RESPONSE_DEADLINE} has passed, naming the worker and its health.
+     */
+    private void awaitWorkers(String what, Predicate<Worker> done) {
+        long deadline = System.nanoTime() + Worker.RESPONSE_DEADLINE.toNanos();
+        for (Worker w : workers) {
+            while (!done.test(w)) {
+                long now = System.nanoTime();
+                WorkerHealth health = w.health(now, STALL_NANOS);
+                if (health.state() == WorkerHealth.State.DEAD) {
+                    throw new IllegalStateException(health.reason());
+                }
+                if (now - deadline > 0) {
+                    throw new IllegalStateException("worker " + w.id() + " did not " + what + " within "
+                            + Worker.RESPONSE_DEADLINE.toSeconds() + " s"
+                            + (health.isRunning() ? "" : " (" + health.reason() + ")"));
+                }
+                w.wake();
                 LockSupport.parkNanos(10_000);
             }
         }
+    }
+
+    /**
+     * Each worker's health now: RUNNING, STALLED (no iteration for {@link Worker#STALL_THRESHOLD} since the engine
+     * last looked) or DEAD (its thread ended), with the reason. Any thread; calling it now and then (the manager
+     * does, every sweep) is what notices a stall.
+     */
+    public List<WorkerHealth> health() {
+        long now = System.nanoTime();
+        List<WorkerHealth> health = new ArrayList<>(workers.length);
+        for (Worker w : workers) {
+            health.add(w.health(now, STALL_NANOS));
+        }
+        return List.copyOf(health);
+    }
+
+    /** The first worker that is not running, if any: an engine with one needs rebuilding. */
+    public Optional<WorkerHealth> fault() {
+        for (WorkerHealth h : health()) {
+            if (!h.isRunning()) {
+                return Optional.of(h);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Test seam: the next burst that worker {@code worker} takes throws {@code fault} mid-pipeline (see
+     * {@link Worker#injectFault}); an {@link InternalError} kills the worker, other errors are survived.
+     */
+    public void injectFault(int worker, Error fault) {
+        workers[worker].injectFault(fault);
     }
 
     /**
@@ -372,6 +484,7 @@ public final class Engine implements AutoCloseable {
         long[] totalDrops = new long[DropReason.count()];
         long[] rejectReplies = new long[RejectReplies.COUNTER_COUNT];
         Map<Integer, long[]> portTx = new TreeMap<>();
+        List<WorkerHealth> health = health();
         for (Worker w : workers) {
             long[] c = w.counters().snapshot();
             long[] f = w.flowCacheCounters().snapshot();
@@ -403,7 +516,7 @@ public final class Engine implements AutoCloseable {
             workerStats.add(new EngineStats.WorkerStats(w.id(), w.numaNode(), c[Worker.RX_PACKETS], c[Worker.RX_BYTES],
                     c[Worker.TX_PACKETS], c[Worker.TX_BYTES], c[Worker.BUSY_NANOS], now - w.startedNanos(),
                     c[Worker.ITERATIONS], c[Worker.EXCEPTIONS], c[Worker.IOCHAIN_PACKETS], cache, dropMap(d),
-                    List.copyOf(owned)));
+                    List.copyOf(owned), health.get(w.id())));
         }
         List<EngineStats.QueueStats> queueStats = new ArrayList<>();
         Map<Integer, long[]> portRx = new TreeMap<>();
@@ -497,7 +610,8 @@ public final class Engine implements AutoCloseable {
 
     /**
      * Stops the balancer (outside the engine's lock: a cycle in progress may be waiting for it to move a queue),
-     * then the workers, then the drivers, then frees the packet memory.
+     * then the workers, then the drivers, then frees the packet memory. A stalled worker that does not stop within
+     * {@link Worker#RESPONSE_DEADLINE} is abandoned, so closing never hangs.
      */
     @Override
     public void close() {
@@ -508,11 +622,15 @@ public final class Engine implements AutoCloseable {
             }
             closed = true;
             for (Worker w : workers) {
-                w.stop();
+                if (!w.stop()) {
+                    LOG.log(System.Logger.Level.WARNING, "worker " + w.id() + " did not stop within "
+                            + Worker.RESPONSE_DEADLINE.toSeconds() + " s; abandoned");
+                }
             }
             for (NicDriver d : drivers.values()) {
                 d.close();
             }
+            retired.forEach(NicDriver::close);
             pool.close();
         }
     }

@@ -2,6 +2,7 @@ package io.edp.engine;
 
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.tlb.TlbStats;
+import io.edp.engine.worker.WorkerHealth;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -44,11 +45,12 @@ public record EngineStats(Instant takenAt, long takenAtNanos, int generation, Mo
 
     /**
      * One worker. {@code busyNanos} is time spent in non-empty bursts; {@code wallNanos} time since it started.
-     * {@code queues} lists the RX queues it polls as "port/queue".
+     * {@code exceptions} counts the Throwables its duty cycle caught. {@code queues} lists the RX queues it polls
+     * as "port/queue"; {@code health} whether it is running, stalled or dead, and why.
      */
     public record WorkerStats(int id, int numaNode, long rxPackets, long rxBytes, long txPackets, long txBytes,
             long busyNanos, long wallNanos, long iterations, long exceptions, long ioChainPackets,
-            FlowCacheStats flowCache, Map<DropReason, Long> drops, List<String> queues) {
+            FlowCacheStats flowCache, Map<DropReason, Long> drops, List<String> queues, WorkerHealth health) {
 
         /** Busy share of wall time since the worker started, 0..1. */
         public double utilization() {

@@ -39,6 +39,7 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
 
     private static final String PROBLEM = "Problem";
     private static final String PROBLEM_MEDIA_TYPE = "application/problem+json";
+    private static final String DATABASE_UNAVAILABLE = "DatabaseUnavailable";
 
     static {
         SpringDocUtils.getConfig()
@@ -90,6 +91,9 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
         if (hasParameterOf(handler, UUID.class)) {
             responses.addApiResponse("404", problem("No such resource"));
         }
+        if (DatabaseRequestLimit.needsDatabase(handler)) {
+            responses.addApiResponse("503", new ApiResponse().$ref("#/components/responses/" + DATABASE_UNAVAILABLE));
+        }
         return operation;
     }
 
@@ -110,6 +114,9 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
             openApi.components(new Components());
         }
         openApi.getComponents().addSchemas(PROBLEM, problem);
+        openApi.getComponents().addResponses(DATABASE_UNAVAILABLE, problem("The database is away or busy; retry "
+                + "after the time that Retry-After says").addHeaderObject("Retry-After",
+                new Header().description("Seconds to wait").schema(new IntegerSchema().example(5))));
         if (openApi.getTags() != null) {
             openApi.getTags().sort(Comparator.comparing(Tag::getName)); // a stable order for the committed contract
         }

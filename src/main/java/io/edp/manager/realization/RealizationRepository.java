@@ -96,6 +96,20 @@ class RealizationRepository {
      * realized and the retry is due whatever the generations say.
      */
     void failed(UUID hostId, String reason, boolean engineLost, Duration retryInitial, Duration retryMax) {
+        fail(hostId, reason, engineLost, retryInitial, retryMax, "");
+    }
+
+    /**
+     * A worker of the host's engine died or stalled after a successful push: FAILED with the reason, and nothing
+     * counts as realized, so a retry (which rebuilds the engine) is due after the backoff. Only from SUCCESS: in
+     * any other state a push is due or under way, and it rebuilds the engine anyway.
+     */
+    void engineFailed(UUID hostId, String reason, Duration retryInitial, Duration retryMax) {
+        fail(hostId, reason, true, retryInitial, retryMax, " AND state = 'SUCCESS'");
+    }
+
+    private void fail(UUID hostId, String reason, boolean engineLost, Duration retryInitial, Duration retryMax,
+                      String condition) {
         skipCommitFlush();
         jdbc.sql("""
                         UPDATE host_realization
@@ -103,7 +117,7 @@ class RealizationRepository {
                                realized_generation = CASE WHEN :lost THEN 0 ELSE realized_generation END,
                                next_attempt_at = now() + LEAST(:max, :initial * power(2, LEAST(attempts, 30)))
                                                  * interval '1 millisecond'
-                         WHERE host_id = :id""")
+                         WHERE host_id = :id""" + condition)
                 .param("id", hostId)
                 .param("reason", reason.length() > 1000 ? reason.substring(0, 1000) : reason)
                 .param("lost", engineLost)

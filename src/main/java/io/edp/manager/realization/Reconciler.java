@@ -28,6 +28,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <p>
  * On start every host is pushed once whatever its generations say: engines hold nothing that is not rebuilt from
  * the database.
+ * <p>
+ * Every sweep also asks each engine for its workers' health: a worker that died or stalled turns a SUCCESS into
+ * FAILED with the engine's reason, and the retry rebuilds the engine.
  */
 @Component
 @EnableConfigurationProperties(RealizationProperties.class)
@@ -114,12 +117,18 @@ class Reconciler implements SmartLifecycle {
         }
     }
 
-    /** Closes the engines of deleted hosts, then claims and starts a push for every due host. */
+    /**
+     * Closes the engines of deleted hosts, marks FAILED the hosts whose engine lost a worker (dead or stalled), then
+     * claims and starts a push for every due host.
+     */
     private void sweep() {
         var known = new HashSet<>(realizations.hostIds());
         for (var hostId : engines.hosts()) {
             if (!known.contains(hostId)) {
                 engines.remove(hostId);
+            } else {
+                engines.fault(hostId).ifPresent(reason -> tx.executeWithoutResult(status ->
+                        realizations.engineFailed(hostId, reason, properties.retryInitial(), properties.retryMax())));
             }
         }
         Work work;
