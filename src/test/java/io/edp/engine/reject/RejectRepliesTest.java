@@ -81,6 +81,7 @@ class RejectRepliesTest {
                 ipv6(FlowKey.PROTO_UDP, udp(5001, 53, 1400)),
                 ipv4Fragment(fragmented4, 0, 24),
                 ipv6Fragment(fragmented6, 0, 24),
+                withOuterTag(ipv4(FlowKey.PROTO_UDP, REJECTED, udp(5000, 53, 20))),
                 // no answer to a later fragment, a reset or an ICMP error; an allowed packet is routed as usual
                 ipv4Fragment(fragmented4, 24, 40),
                 ipv6Fragment(fragmented6, 24, 40),
@@ -95,16 +96,19 @@ class RejectRepliesTest {
         for (Mode mode : List.of(Mode.LEGACY, Mode.EDP_STANDARD)) {
             EngineStats stats = CapturedUplinks.replay(config(ports, mode, input), input.size());
 
-            assertThat(stats.drops()).as(mode.toString()).isEqualTo(Map.of(DropReason.FIREWALL_REJECT, 28L));
-            assertThat(stats.rejectReplies()).isEqualTo(new EngineStats.RejectReplyStats(20, 0, 0));
+            assertThat(stats.drops()).as(mode.toString()).isEqualTo(Map.of(DropReason.FIREWALL_REJECT, 30L));
+            assertThat(stats.rejectReplies()).isEqualTo(new EngineStats.RejectReplyStats(22, 0, 0));
             if (mode == Mode.EDP_STANDARD) {
                 assertThat(stats.flowCache().hits()).as("replies sent by the fast path").isGreaterThanOrEqualTo(3);
             }
             assertThat(ports.sent(mode, 2)).as("the allowed packets").hasSize(2);
             Path replies = ports.output(mode, 1);
-            List<String> decoded = tshark(replies, "eth.dst", "eth.src", "vlan.id", "ip.src", "ip.dst", "ipv6.src",
+            // per reply: 17 decoded fields, then the 4 checksum verdicts (1: verified good, empty: no such header)
+            List<String[]> lines = tshark(replies, "eth.dst", "eth.src", "vlan.id", "ip.src", "ip.dst", "ipv6.src",
                     "ipv6.dst", "ipv6.plen", "tcp.srcport", "tcp.dstport", "tcp.seq_raw", "tcp.ack_raw",
-                    "tcp.flags", "icmp.type", "icmp.code", "icmpv6.type", "icmpv6.code");
+                    "tcp.flags", "icmp.type", "icmp.code", "icmpv6.type", "icmpv6.code",
+                    "ip.checksum.status", "tcp.checksum.status", "icmp.checksum.status", "icmpv6.checksum.status");
+            List<String> decoded = lines.stream().map(line -> String.join("\t", Arrays.copyOf(line, 17))).toList();
             String l2 = "02:00:00:00:00:aa\t02:ed:00:00:00:01\t100\t";
             List<String> expected = List.of(
                     l2 + "10.128.9.9\t10.0.0.1\t\t\t\t80\t40000\t0\t1001\t0x0014\t\t\t\t",
@@ -116,14 +120,14 @@ class RejectRepliesTest {
                     l2 + "\t\tfd01::9:9\tfd00::1\t20\t443\t40000\t0\t43\t0x0014\t\t\t\t",
                     l2 + "\t\tfd01::9:9\tfd00::1\t1240\t\t\t\t\t\t\t\t1\t1",
                     l2 + "10.128.9.9\t10.0.0.1\t\t\t\t\t\t\t\t\t3\t13\t\t",
-                    l2 + "\t\tfd01::9:9\tfd00::1\t80\t\t\t\t\t\t\t\t1\t1");
+                    l2 + "\t\tfd01::9:9\tfd00::1\t80\t\t\t\t\t\t\t\t1\t1",
+                    l2 + "10.128.9.9\t10.0.0.1\t\t\t\t\t\t\t\t\t3\t13\t\t");
             List<String> twice = new ArrayList<>(expected);
             twice.addAll(expected);
             assertThat(decoded).as(mode.toString()).containsExactlyElementsOf(twice);
-            assertThat(tshark(replies, "ip.checksum.status", "tcp.checksum.status", "icmp.checksum.status",
-                    "icmpv6.checksum.status")).as("checksums: 1 is good").hasSize(20).allSatisfy(line ->
-                            assertThat(line.split("\t")).filteredOn(status -> !status.isEmpty()).isNotEmpty()
-                                    .containsOnly("1"));
+            assertThat(lines).as("checksums verified good").allSatisfy(line -> assertThat(
+                    Arrays.copyOfRange(line, 17, 21)).filteredOn(status -> !status.isEmpty()).containsOnly("1")
+                    .isNotEmpty());
             assertThat(HostCommand.run("tshark", "-r", replies.toString(), "-o", "tcp.check_checksum:TRUE",
                     "-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE",
                     "-Y", "_ws.malformed || _ws.expert.severity >= \"Error\"")).as("malformed or in error").isBlank();
@@ -135,9 +139,12 @@ class RejectRepliesTest {
             assertThat(quoted(sent.get(7), 1232)).isEqualTo(ipPacket(input.get(7), 1232));
             assertThat(quoted(sent.get(8), 20 + 8)).isEqualTo(ipPacket(input.get(8), 20 + 8));
             assertThat(quoted(sent.get(9), 40 + 8 + 24)).isEqualTo(ipPacket(input.get(9), 40 + 8 + 24));
+            // a QinQ packet's reply carries both its tags, and is otherwise the single-tagged packet's reply
+            assertThat(Arrays.copyOfRange(sent.get(10), 12, 22)).isEqualTo(Arrays.copyOfRange(input.get(10), 12, 22));
+            assertThat(withoutOuterTag(sent.get(10))).isEqualTo(sent.get(3));
             List<String> hex = sent.stream().map(HexFormat.of()::formatHex).toList();
-            assertThat(hex.subList(10, 20)).as("a flow's replies are the same every time")
-                    .isEqualTo(hex.subList(0, 10));
+            assertThat(hex.subList(11, 22)).as("a flow's replies are the same every time")
+                    .isEqualTo(hex.subList(0, 11));
             if (mode == Mode.LEGACY) {
                 legacyReplies = hex;
             } else {
@@ -184,14 +191,14 @@ class RejectRepliesTest {
     }
 
 
-    private static List<String> tshark(Path file, String... fields) {
+    private static List<String[]> tshark(Path file, String... fields) {
         List<String> command = new ArrayList<>(List.of("tshark", "-r", file.toString(), "-o",
                 "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE", "-T", "fields", "-E", "occurrence=f"));
         for (String field : fields) {
             command.add("-e");
             command.add(field);
         }
-        return HostCommand.run(command.toArray(String[]::new)).lines().toList();
+        return HostCommand.run(command.toArray(String[]::new)).lines().map(line -> line.split("\t", -1)).toList();
     }
 
     /** The first {@code bytes} bytes an ICMP / ICMPv6 error quotes (after its 8-byte header). */
@@ -259,6 +266,16 @@ class RejectRepliesTest {
         put16(frame, l3 + 4, (short) (8 + to - from));
         frame[l3 + 6] = 44; // next header: fragment
         return frame;
+    }
+
+    /** {@code frame} in an outer 802.1ad tag of VLAN 200 (QinQ). */
+    private static byte[] withOuterTag(byte[] frame) {
+        return ByteBuffer.allocate(frame.length + 4).put(frame, 0, 12).putShort((short) FlowKey.ETHERTYPE_QINQ)
+                .putShort((short) 200).put(frame, 12, frame.length - 12).array();
+    }
+
+    private static byte[] withoutOuterTag(byte[] frame) {
+        return ByteBuffer.allocate(frame.length - 4).put(frame, 0, 12).put(frame, 16, frame.length - 16).array();
     }
 
     /** Ethernet to the router, tagged {@code vlan}, with room for {@code l3Bytes}. */
