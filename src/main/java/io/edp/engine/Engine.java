@@ -31,6 +31,7 @@ import io.edp.engine.worker.WorkerHealth;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
@@ -288,15 +289,19 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * Publishes {@code previous} again after {@code failed} was not taken by every worker, gives the released
-     * queues back, and keeps the drivers opened for {@code failed} until the engine closes (a worker that took it
-     * may still send on them). Best effort: what fails here is added to {@code failure}.
+     * After {@code failed} was not taken by every worker (or not even published): publishes {@code previous} again
+     * and keeps the drivers opened for {@code failed} until the engine closes (a worker that took it may still
+     * send on them), or closes them when no worker saw it; gives the released queues back. Best effort: what fails
+     * here is added to {@code failure}.
      */
     private void rollBack(EngineConfig previous, Generation failed, List<RxQueue> released,
-            Iterable<NicDriver> opened, RuntimeException failure) {
+            Collection<NicDriver> opened, RuntimeException failure) {
         if (current == failed) {
             current = compile(previous, failed.number() + 1, txPorts);
             config = previous;
+            retired.addAll(opened);
+        } else {
+            opened.forEach(NicDriver::close);
         }
         for (RxQueue q : released) {
             try {
@@ -305,7 +310,6 @@ public final class Engine implements AutoCloseable {
                 failure.addSuppressed(e);
             }
         }
-        opened.forEach(retired::add);
     }
 
     private static List<VnicAddress> vnicAddresses(EngineConfig c) {

@@ -15,6 +15,10 @@ import io.edp.engine.worker.WorkerHealth.State;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -53,6 +57,44 @@ class WorkerHealthTest {
             assertThat(stats.drops().get(DropReason.WORKER_EXCEPTION)).isBetween((long) faults, 32L * faults);
             assertThat(stats.txPackets() + stats.dropped()).isEqualTo(stats.rxPackets());
             assertThat(stats.workers().getFirst().health().state()).isEqualTo(State.RUNNING);
+        }
+    }
+
+    @Test
+    void survivedErrorsAreLoggedOnceWithTheirTraceThenSummarizedAtMostOnceASecond() {
+        Logger log = Logger.getLogger(Worker.class.getName());
+        List<LogRecord> records = new CopyOnWriteArrayList<>();
+        Handler recorder = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                records.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(recorder);
+        try (Engine engine = Engine.start(TestTopology.config(Mode.EDP_STANDARD).build())) {
+            int faults = 50;
+            long start = System.nanoTime();
+            for (int i = 0; i < faults; i++) {
+                engine.injectFault(0, new AssertionError("injected " + i));
+                Traffic.sendAll(engine, 0, TestTopology.routed(8, 64));
+            }
+            long seconds = Duration.ofNanos(System.nanoTime() - start).toSeconds();
+
+            assertThat(engine.stats().workers().getFirst().exceptions()).isEqualTo(faults);
+            assertThat(records.getFirst().getThrown()).hasMessage("injected 0");
+            assertThat(records).hasSizeLessThanOrEqualTo((int) seconds + 2).hasSizeLessThan(faults);
+            assertThat(records.subList(1, records.size()))
+                    .allSatisfy(r -> assertThat(r.getMessage()).contains("more exceptions, the last: "));
+        } finally {
+            log.removeHandler(recorder);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.edp.engine.worker;
 
+import io.edp.engine.process.FatalErrors;
 import java.lang.System.Logger.Level;
 
 /**
@@ -51,11 +52,12 @@ final class WorkerFaults {
     }
 
     /**
-     * The worker cannot go on: logs the error and rethrows it, which ends the worker's thread; the engine then
-     * reports the worker DEAD with this error as the reason. A process-wide policy for such errors (halting on
-     * OutOfMemoryError, so that a supervisor restarts the process) belongs here.
+     * The worker cannot go on: an OutOfMemoryError halts the process ({@link FatalErrors}, so that a supervisor
+     * restarts it); any other such error is logged and rethrown, which ends the worker's thread, and the engine
+     * reports the worker DEAD with this error as the reason.
      */
     private void fatal(VirtualMachineError error) {
+        FatalErrors.haltOnOutOfMemory(error);
         LOG.log(Level.ERROR, "worker " + worker + " stops: it cannot survive " + error, error);
         throw error;
     }
