@@ -27,7 +27,7 @@ import java.lang.foreign.ValueLayout;
  * The flow cache keys on words 0..5. The destination MAC is in the key because the IOChain's decision depends
  * on it (switched to a vNIC, or routed when it is the router's); the etherType is implied by ipVersion because
  * only IP flows are cached, and QinQ frames (rare on VM ports) always take the IOChain, so the inner tag stays
- * out of the key and the whole entry fits one cache line.
+ * out of the key and the key stays six words.
  */
 public final class FlowKey {
 

@@ -180,12 +180,12 @@ public final class ConnectionTable {
 
     /**
      * Records that a cache entry resting on the connection {@code reference} took a hit at {@code nowMillis}:
-     * fast path, no lock. The direction's last-seen time only moves forward.
+     * fast path, no lock, a store and no load (a store that misses the cache does not stall the worker; a load
+     * would). A direction's writers are the workers that see its packets, all reading one clock, so when two race
+     * the time kept is at most one of their clock readings old.
      */
     public void touch(int reference, int nowMillis) {
-        if (nowMillis - (int) SEEN.getOpaque(seen, reference) > 0) {
-            SEEN.setOpaque(seen, reference, nowMillis);
-        }
+        SEEN.setOpaque(seen, reference, nowMillis);
     }
 
     /** Live connections (approximate: expired entries count until their slot is reused). */
