@@ -11,8 +11,10 @@ import java.util.List;
 /**
  * One worker's exact-match flow cache (the fast path): 4-way set-associative buckets with two choices per key (a
  * primary and an alternative bucket, as in DPDK's rte_hash), no locks, no objects per entry. Two choices keep a
- * nearly full cache from evicting: a key that finds its primary bucket full settles in the other one. Owned by
- * exactly one worker thread; other threads only read the counters array it was given.
+ * nearly full cache from evicting: a key that finds both its buckets full has a resident entry moved to that
+ * entry's other bucket (cuckoo displacement, found by a bounded breadth-first search), so a cache holds about
+ * what it is sized for. Owned by exactly one worker thread; other threads only read the counters array it was
+ * given.
  *
  * <p>Each entry is two adjacent 64-byte cache lines of {@code entries} (16 longs), beside a parallel {@code int}
  * signature per slot so a lookup touches the bucket's 16-byte signature row (two on a primary-bucket miss) and, on
@@ -43,14 +45,21 @@ import java.util.List;
  *  12-15       reserved: the action inline (port and queue, VLAN op and VID, TTL/MAC flags, drop reason, rule id,
  *              source and destination MAC)
  * </pre>
- * <b>Coherence with connection tracking.</b> An entry whose verdict rests on a connection keeps it alive: a hit
+ * The signature of a slot is the key's full 32-bit hash (0 = empty): the primary bucket is its low bits, the
+ * alternative one its Fibonacci hash (the top bits of hash × 2^32/φ), which depends on every bit, so keys that
+ * share a primary bucket scatter over the others; and an entry's other bucket follows from its signature alone,
+ * which is what lets displacement move entries without rereading their keys.
+ *
+ * <p><b>Coherence with connection tracking.</b> An entry whose verdict rests on a connection keeps it alive: a hit
  * stamps word 7 and, when the stamp moved (at most once per millisecond), the caller folds it into the
  * connection ({@link #touch}). An entry idle for {@link ConnectionTable#SHORTEST_TIMEOUT_MILLIS} or longer may rest
  * on a connection that has since expired, so it goes back to the slow path ({@link #STALE}), which decides as it
  * would without the cache. So no entry outlives the state its verdict depends on.
- * <p> * Staged expiry: an installed entry expires at now + U[min, max], drawn from a per-cache xorshift generator, so
- * flows installed together do not come back to the slow path together. When both buckets are full, the entry
- * nearest to its expiry among the eight is evicted (the one the sweep would retire next).
+ *
+ * <p>Staged expiry: an installed entry expires at now + U[min, max], drawn from a per-cache xorshift generator, so
+ * flows installed together do not come back to the slow path together. Insertion takes, in order: a free slot of
+ * either bucket; an expired entry of either (counted as an expiration); a free slot reached by displacement; and
+ * only then evicts the entry nearest to its expiry among the eight (the one the sweep would retire next).
  */
 public final class FlowCache {
 
@@ -74,6 +83,12 @@ public final class FlowCache {
     public static final int COUNTER_COUNT = 9;
 
     private static final int WAYS = 4;
+    /**
+     * Buckets the displacement search may visit per insertion: every path of up to three moves (2 + 8 + 32
+     * buckets) and part of the fourth level, which keeps a 90 %-full cache from evicting while bounding what an
+     * insertion into a really full cache costs.
+     */
+    private static final int SEARCH_BUCKETS = 64;
     private static final int WORDS = 16;
     /** {@link #install} connection reference of an entry that rests on no connection. */
     public static final int NO_CONNECTION = -1;
@@ -83,9 +98,15 @@ public final class FlowCache {
 
     private final int capacity;
     private final int bucketMask;
+    private final int bucketShift;
     private final long[] entries;
     private final int[] signatures;
     private final long[] counters;
+    /** The displacement search's queue: a bucket's first slot, the node it was reached from (-1 for the key's own
+     *  buckets), and the slot there whose entry would move into it. Preallocated: insertion allocates nothing. */
+    private final int[] searchBucket = new int[SEARCH_BUCKETS];
+    private final int[] searchParent = new int[SEARCH_BUCKETS];
+    private final int[] searchFrom = new int[SEARCH_BUCKETS];
     private final int minExpiryMillis;
     private final int expirySpreadMillis;
     private long random;
@@ -104,6 +125,7 @@ public final class FlowCache {
         }
         this.capacity = capacity;
         this.bucketMask = capacity / WAYS - 1;
+        this.bucketShift = 32 - Integer.numberOfTrailingZeros(capacity / WAYS);
         this.entries = new long[capacity * WORDS];
         this.signatures = new int[capacity];
         this.counters = counters;
@@ -188,8 +210,9 @@ public final class FlowCache {
 
     /**
      * Installs (or refreshes) the entry for the key, with a fresh staged expiry, resting on the connection
-     * {@code connection} (a {@link ConnectionTable} reference, or {@link #NO_CONNECTION}). Returns its slot; the
-     * entry nearest to expiry makes room when the bucket is full.
+     * {@code connection} (a {@link ConnectionTable} reference, or {@link #NO_CONNECTION}). Returns its slot. May
+     * move other entries to their alternative buckets (slots returned earlier are then stale); evicts the entry
+     * nearest to expiry only when no room could be made.
      */
     public int install(MemorySegment descriptors, long keyBase, int hash, int actionIndex, int generation,
             int nowMillis, int connection) {
@@ -287,9 +310,17 @@ public final class FlowCache {
         return (hash & bucketMask) * WAYS;
     }
 
-    /** First slot of the key's alternative bucket, from other hash bits. */
+    /** First slot of the key's alternative bucket: the top bits of a product, which depend on every hash bit. */
     private int secondary(int hash) {
-        return (((hash * 0x9E3779B1) >>> 11) & bucketMask) * WAYS;
+        // & bucketMask: with a single bucket the shift is 32, which Java takes as 0
+        return (((hash * 0x9E3779B1) >>> bucketShift) & bucketMask) * WAYS;
+    }
+
+    /** First slot of the other candidate bucket of the entry at {@code slot}, which sits in bucket {@code first}. */
+    private int alternative(int slot, int first) {
+        int hash = signatures[slot];
+        int primary = primary(hash);
+        return primary == first ? secondary(hash) : primary;
     }
 
     private boolean matches(int base, MemorySegment d, long keyBase) {
@@ -317,8 +348,77 @@ public final class FlowCache {
         if (untilExpiry(other, nowMillis) < untilExpiry(victim, nowMillis)) {
             victim = other;
         }
+        if (untilExpiry(victim, nowMillis) <= 0) {
+            counters[EXPIRATIONS]++; // the sweep would have retired it: reuse its slot
+            return victim;
+        }
+        free = counters[ENTRIES] < capacity ? displace(first, second) : -1;
+        if (free >= 0) {
+            counters[ENTRIES]++;
+            return free;
+        }
         counters[EVICTIONS]++;
         return victim;
+    }
+
+    /**
+     * Frees a slot in bucket {@code first} or {@code second} (both full) by moving entries along the shortest
+     * path, found breadth-first, that ends in a bucket with a free slot; returns that slot, or -1 when no path
+     * exists within {@link #SEARCH_BUCKETS} buckets.
+     */
+    private int displace(int first, int second) {
+        int tail = 0;
+        searchBucket[tail] = first;
+        searchParent[tail++] = -1;
+        if (second != first) {
+            searchBucket[tail] = second;
+            searchParent[tail++] = -1;
+        }
+        for (int node = 0; node < tail; node++) {
+            int bucket = searchBucket[node];
+            for (int slot = bucket; slot < bucket + WAYS; slot++) {
+                int next = alternative(slot, bucket);
+                if (next == bucket || onPath(node, next)) {
+                    continue; // a path through a bucket twice would move one entry twice
+                }
+                int free = freeIn(next);
+                if (free >= 0) {
+                    return moveAlong(node, slot, free);
+                }
+                if (tail < SEARCH_BUCKETS) {
+                    searchBucket[tail] = next;
+                    searchParent[tail] = node;
+                    searchFrom[tail++] = slot;
+                }
+            }
+        }
+        return -1;
+    }
+
+    private boolean onPath(int node, int bucket) {
+        for (int n = node; n >= 0; n = searchParent[n]) {
+            if (searchBucket[n] == bucket) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Moves the entry at {@code slot} (in {@code node}'s bucket) to {@code free}, then each parent's entry into
+     *  the slot just vacated, back to the key's own bucket; returns the slot vacated there. */
+    private int moveAlong(int node, int slot, int free) {
+        move(slot, free);
+        for (int n = node; searchParent[n] >= 0; n = searchParent[n]) {
+            move(searchFrom[n], slot);
+            slot = searchFrom[n];
+        }
+        return slot;
+    }
+
+    private void move(int from, int to) {
+        System.arraycopy(entries, from * WORDS, entries, to * WORDS, WORDS);
+        signatures[to] = signatures[from];
+        signatures[from] = 0;
     }
 
     private int freeIn(int first) {

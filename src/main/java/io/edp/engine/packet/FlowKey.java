@@ -146,16 +146,32 @@ public final class FlowKey {
         return mac;
     }
 
-    /** Mixes the key words into the hash the flow cache buckets by (never 0, which marks an empty slot). */
+    /**
+     * Mixes the key words into the hash the flow cache buckets by (never 0, which marks an empty slot). Each step
+     * of the chain is a bijection of its word, so keys that differ in one word never meet before the finalizer;
+     * the finalizer then carries every key bit into the low bits the cache indexes with, which products alone
+     * never do (they carry bits only upward: a source port, bits 48..63 of {@link #L4}, would reach only the top).
+     */
     public static int hash(long w0, long w1, long w2, long w3, long w4, long w5) {
-        long h = w0 * 0x9E3779B97F4A7C15L;
-        h = (h ^ w1) * 0xBF58476D1CE4E5B9L;
-        h = (h ^ w2) * 0x94D049BB133111EBL;
-        h = (h ^ w3) * 0x9E3779B97F4A7C15L;
-        h = (h ^ w4) * 0xBF58476D1CE4E5B9L;
-        h = (h ^ w5) * 0x94D049BB133111EBL;
-        int hash = (int) (h ^ (h >>> 32));
+        long h = w0 * 0x9E3779B97F4A7C15L ^ w1;
+        h = h * 0xBF58476D1CE4E5B9L ^ w2;
+        h = h * 0x94D049BB133111EBL ^ w3;
+        h = h * 0x9E3779B97F4A7C15L ^ w4;
+        h = h * 0xBF58476D1CE4E5B9L ^ w5;
+        int hash = (int) mix(h);
         return hash == 0 ? 1 : hash;
+    }
+
+    /**
+     * murmur3's 64-bit finalizer (fmix64): a bijection in which every input bit changes each output bit with
+     * probability about one half, so any slice of the result can index a table.
+     */
+    public static long mix(long h) {
+        h ^= h >>> 33;
+        h *= 0xFF51AFD7ED558CCDL;
+        h ^= h >>> 33;
+        h *= 0xC4CEB9FE1A85EC53L;
+        return h ^ h >>> 33;
     }
 
     /** Human-readable key for top-flows and logs (control path only). */

@@ -314,12 +314,9 @@ public final class ConnectionTable {
         h = (h * 0xBF58476D1CE4E5B9L) ^ bHi;
         h = (h * 0x94D049BB133111EBL) ^ bLo;
         h = (h * 0x9E3779B97F4A7C15L) ^ ports;
-        // finish as murmur3's fmix64: a product only carries bits upwards, so without the shifts the ports (bits
-        // 32..63) never reached the slot bits and flows differing only in ports shared one probe chain
-        h ^= h >>> 33;
-        h *= 0xFF51AFD7ED558CCDL;
-        h ^= h >>> 33;
-        return (int) (h >>> 32);
+        // a product only carries bits upwards: without the finalizer the ports (bits 32..63) never reached the
+        // slot bits and flows differing only in ports shared one probe chain
+        return (int) (FlowKey.mix(h) >>> 32);
     }
 
     private static int firstState(int proto, int tcpFlags) {

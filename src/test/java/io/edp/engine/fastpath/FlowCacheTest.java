@@ -10,6 +10,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class FlowCacheTest {
 
@@ -39,6 +41,69 @@ class FlowCacheTest {
         key.set(ValueLayout.JAVA_LONG, FlowKey.L4, l4);
         key.set(ValueLayout.JAVA_LONG, FlowKey.L2, l2);
         return FlowKey.hash(src, 0, dst, 0, l4, l2);
+    }
+
+    /**
+     * Keys that differ in one field only, as real traffic often does (many connections between a load balancer
+     * and its backend differ only in the source port), with the cache size the field's range can fill.
+     */
+    enum OneField {
+        SOURCE_PORT(65_536), DESTINATION_PORT(65_536), IPV4_SOURCE(131_072), IPV4_DESTINATION(131_072),
+        IPV6_SOURCE(131_072), IPV6_DESTINATION(131_072), DESTINATION_MAC(131_072), VLAN(4_096);
+
+        final int capacity;
+
+        OneField(int capacity) {
+            this.capacity = capacity;
+        }
+
+        /** The six key words of key {@code i}: a fixed UDP flow with this field set from {@code i}. */
+        long[] words(int i) {
+            boolean v6 = this == IPV6_SOURCE || this == IPV6_DESTINATION;
+            long[] w = {0x0A000001L << 32, 0, 0x0A800001L << 32, 0, 0, 0};
+            if (v6) {
+                w = new long[] {0xFD00_0000_0000_0000L, 1, 0xFD01_0000_0000_0000L, 1, 0, 0};
+            }
+            int srcPort = this == SOURCE_PORT ? i : 40_000;
+            int dstPort = this == DESTINATION_PORT ? i : 5001;
+            w[FlowKey.L4 / 8] = FlowKey.l4Word(srcPort, dstPort, FlowKey.PROTO_UDP, v6 ? 6 : 4, 3);
+            long mac = this == DESTINATION_MAC ? 0x0200_0000_0000L + i : 0x0200_0000_0001L;
+            w[FlowKey.L2 / 8] = FlowKey.l2Word(mac, this == VLAN ? FlowKey.VLAN_TAGGED | i : 0);
+            switch (this) {
+                case IPV4_SOURCE -> w[0] = (0x0A000000L + i) << 32;
+                case IPV4_DESTINATION -> w[2] = (0x0A800000L + i) << 32;
+                case IPV6_SOURCE -> w[1] = i; // fd00::i
+                case IPV6_DESTINATION -> w[2] |= (long) i << 16; // fd01:0:0:i::1, a /64 per key
+                default -> { }
+            }
+            return w;
+        }
+    }
+
+    /** Writes key {@code w} into the key line and returns its hash. */
+    private int key(long[] w) {
+        for (int i = 0; i < 6; i++) {
+            key.set(ValueLayout.JAVA_LONG, 8L * i, w[i]);
+        }
+        return FlowKey.hash(w[0], w[1], w[2], w[3], w[4], w[5]);
+    }
+
+    @ParameterizedTest
+    @EnumSource(OneField.class)
+    void aCacheFilledToNinetyPercentWithKeysDifferingInOneFieldHoldsThemAll(OneField field) {
+        FlowCache cache = cache(field.capacity);
+        int keys = field.capacity * 9 / 10 + 1;
+        for (int i = 0; i < keys; i++) {
+            cache.install(key, 0, key(field.words(i)), i % FlowCache.MAX_ACTIONS, 1, 0);
+        }
+        int hits = 0;
+        for (int i = 0; i < keys; i++) {
+            int slot = cache.lookup(key, 0, key(field.words(i)), 1, 1);
+            hits += slot >= 0 && cache.actionIndex(slot) == i % FlowCache.MAX_ACTIONS ? 1 : 0;
+        }
+        assertThat((double) hits / keys).as("hit rate of %,d installed keys in %,d entries, %,d evictions", keys,
+                field.capacity, counters[FlowCache.EVICTIONS]).isGreaterThanOrEqualTo(0.99);
+        assertThat(counters[FlowCache.ENTRIES]).isEqualTo(keys - counters[FlowCache.EVICTIONS]);
     }
 
     private FlowCache cache(int capacity) {
@@ -174,6 +239,41 @@ class FlowCacheTest {
         assertThat(counters[FlowCache.ENTRIES]).isEqualTo(4);
         assertThat(cache.lookup(key, 0, flow(victim), 1, 100)).isEqualTo(FlowCache.MISS);
         assertThat(cache.lookup(key, 0, flow(100), 1, 100)).isGreaterThanOrEqualTo(0);
+    }
+
+    @Test
+    void insertionThatDisplacesEntriesAllocatesNothing() {
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        FlowCache cache = cache(4_096);
+        int keys = 4_096 * 95 / 100; // beyond what first-fit holds without evicting: entries must be displaced
+        fill(cache, keys); // warm-up
+        cache.flush();
+        java.util.Arrays.fill(counters, 0);
+        long before = threads.getCurrentThreadAllocatedBytes();
+        fill(cache, keys);
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertThat(counters[FlowCache.EVICTIONS]).isZero();
+        assertThat(counters[FlowCache.ENTRIES]).isEqualTo(keys);
+        assertThat(allocated).isZero();
+    }
+
+    private void fill(FlowCache cache, int keys) {
+        for (int i = 0; i < keys; i++) {
+            cache.install(key, 0, flow(i), 1, 1, 0);
+        }
+    }
+
+    @Test
+    void anExpiredEntryMakesRoomWithoutAnEviction() {
+        FlowCache cache = cache(4);
+        for (int i = 0; i < 4; i++) {
+            cache.install(key, 0, flow(i), 1, 1, 0);
+        }
+        cache.install(key, 0, flow(100), 1, 1, MAX + 1);
+        assertThat(counters[FlowCache.EVICTIONS]).isZero();
+        assertThat(counters[FlowCache.EXPIRATIONS]).isEqualTo(1);
+        assertThat(counters[FlowCache.ENTRIES]).isEqualTo(4);
+        assertThat(cache.lookup(key, 0, flow(100), 1, MAX + 1)).isGreaterThanOrEqualTo(0);
     }
 
     @Test
