@@ -98,8 +98,10 @@ final class TwoVms implements AutoCloseable {
         return TestTopology.nic(engine, VM_PORT).sink().packets();
     }
 
+    /** Moves the clock and returns once every worker has started an iteration, which reads the new time. */
     void advance(Duration by) {
         clock.advance(by);
+        engine.sync();
     }
 
     /** Replaces the engine with a new one built from {@code config}, as the manager does when a port changes. */
