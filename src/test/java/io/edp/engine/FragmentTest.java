@@ -11,8 +11,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * IP fragments take the decision of their datagram's first fragment (the only one with ports), in every mode and
@@ -61,34 +64,31 @@ class FragmentTest {
         return f.bytes();
     }
 
-    @ParameterizedTest
-    @EnumSource(Mode.class)
-    void noFragmentOfAnIpv4DatagramToABlockedPortPasses(Mode mode) {
+    /** Fragment {@code n} (0..2) of a datagram with identification {@code id}. */
+    interface Fragmenter {
+        byte[] fragment(byte[] datagram, int id, int n);
+    }
+
+    static Stream<Arguments> modesAndVersions() {
+        Fragmenter v4 = FragmentTest::ipv4Fragment;
+        Fragmenter v6 = FragmentTest::ipv6Fragment;
+        return Stream.of(Mode.values()).flatMap(mode -> Stream.of(Arguments.of(mode, "IPv4", v4),
+                Arguments.of(mode, "IPv6", v6)));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("modesAndVersions")
+    void noFragmentOfADatagramToABlockedPortPassesAndEveryFragmentOfAnAllowedOneDoes(Mode mode, String version,
+            Fragmenter fragmenter) {
         try (TwoVms vms = blockingPort5001(mode)) {
             for (int n = 0; n < 3; n++) {
-                vms.send(true, ipv4Fragment(datagram(7000, 5001), 77, n));
+                vms.send(true, fragmenter.fragment(datagram(7000, 5001), 0x12345, n));
             }
             assertThat(vms.atB()).isZero();
             assertThat(vms.engine.stats().drops()).containsEntry(DropReason.FIREWALL_DROP, 3L);
 
             for (int n = 0; n < 3; n++) {
-                vms.send(true, ipv4Fragment(datagram(7000, 5002), 78, n));
-            }
-            assertThat(vms.atB()).isEqualTo(3);
-        }
-    }
-
-    @ParameterizedTest
-    @EnumSource(Mode.class)
-    void noFragmentOfAnIpv6DatagramToABlockedPortPasses(Mode mode) {
-        try (TwoVms vms = blockingPort5001(mode)) {
-            for (int n = 0; n < 3; n++) {
-                vms.send(true, ipv6Fragment(datagram(7000, 5001), 0x12345, n));
-            }
-            assertThat(vms.atB()).isZero();
-
-            for (int n = 0; n < 3; n++) {
-                vms.send(true, ipv6Fragment(datagram(7000, 5002), 0x12346, n));
+                vms.send(true, fragmenter.fragment(datagram(7000, 5002), 0x12346, n));
             }
             assertThat(vms.atB()).isEqualTo(3);
         }
