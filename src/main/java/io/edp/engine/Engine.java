@@ -83,12 +83,13 @@ public final class Engine implements AutoCloseable {
     private volatile EngineConfig config;
     private boolean closed;
 
-    private Engine(EngineConfig config, NicDrivers driverKinds, Clock clock) {
+    private Engine(EngineConfig config, NicDrivers driverKinds, Clock clock, ConnectionTable carried) {
         this.clock = clock;
         this.config = config;
         this.driverKinds = driverKinds;
         this.pool = new MbufPool(config.mbufs(), config.mode().descriptorBytes());
-        this.connections = new ConnectionTable(config.conntrackCapacity());
+        this.connections = carried != null && carried.capacity() == config.conntrackCapacity() ? carried
+                : new ConnectionTable(config.conntrackCapacity());
         this.workers = new Worker[config.workerCount()];
         int id = 0;
         for (Map.Entry<Integer, Integer> node : new TreeMap<>(config.workersPerNumaNode()).entrySet()) {
@@ -137,7 +138,16 @@ public final class Engine implements AutoCloseable {
     }
 
     public static Engine start(EngineConfig config, NicDrivers driverKinds, Clock clock) {
-        return new Engine(config, driverKinds, clock);
+        return new Engine(config, driverKinds, clock, null);
+    }
+
+    /**
+     * Starts an engine that takes over the connections of a previous one ({@link #connections()}, of an engine
+     * closed first), so that rebuilding an engine (other workers, a port changed) cuts no connection. A table of
+     * another capacity than {@code config.conntrackCapacity()} is not taken: the engine starts with an empty one.
+     */
+    public static Engine start(EngineConfig config, NicDrivers driverKinds, Clock clock, ConnectionTable carried) {
+        return new Engine(config, driverKinds, clock, carried);
     }
 
     /**
@@ -569,6 +579,11 @@ public final class Engine implements AutoCloseable {
 
     public int generation() {
         return current.number();
+    }
+
+    /** The connection table, to hand over to the engine that replaces this one. */
+    public ConnectionTable connections() {
+        return connections;
     }
 
     public int workerCount() {

@@ -539,15 +539,21 @@ public final class Worker implements Runnable {
         int slot = cache.lookup(d, key, hash, g.number(), nowMillis);
         if (slot >= 0) {
             cache.count(slot, m.dataLength());
+            int connection = cache.touch(slot, nowMillis);
+            if (connection != FlowCache.NO_CONNECTION) {
+                g.tables().connections().touch(connection, nowMillis); // the hit keeps its connection alive
+            }
             return cache.actionIndex(slot);
         }
         flowCacheCounters.values()[FlowCache.SLOW_PATH]++;
         int actionIndex = slowPath(m, g, nowMillis);
-        if (actionIndex >= 0) {
-            slot = cache.install(d, key, hash, actionIndex, g.number(), nowMillis);
+        if (actionIndex >= 0 && ioChain.actions().get(actionIndex).cacheable()) {
+            slot = cache.install(d, key, hash, actionIndex, g.number(), nowMillis, (int) m.connection());
             if (slot >= 0) {
                 cache.count(slot, m.dataLength());
             }
+        } else if (slot == FlowCache.STALE) {
+            cache.forget(d, key, hash);
         }
         return actionIndex;
     }

@@ -21,8 +21,9 @@ import org.springframework.stereotype.Component;
 /**
  * One engine per host, in this process. A push applies what a running engine can take live (mode, vNICs, rules,
  * routes, flow cache, Thread Load Balancer, added or removed ports); one that changes its workers, its memory or a
- * port it keeps rebuilds it, and so does any push to an engine with a worker that is not running (dead or stalled):
- * a new engine is the only cure. A push returns once every worker runs the pushed configuration.
+ * port it keeps rebuilds it, handing the old engine's connection table to the new one so no connection is cut; so
+ * does any push to an engine with a worker that is not running (dead or stalled): a new engine is the only cure.
+ * A push returns once every worker runs the pushed configuration.
  */
 @Component
 class EmbeddedEngines implements HostEngines, DisposableBean {
@@ -74,7 +75,7 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
             stop(desired.hostId(), running);
         }
         var next = desired.engine();
-        var engine = Engine.start(next, drivers, SystemClock.INSTANCE);
+        var engine = Engine.start(next, drivers, SystemClock.INSTANCE, running == null ? null : running.connections());
         log.info("Engine of host {} started: {} ports, {} workers, {}", desired.hostName(), next.ports().size(),
                 next.workerCount(), next.mode());
         events.publishEvent(new EngineLifecycle.Started(desired.hostId(), desired.hostName(), engine));
