@@ -18,9 +18,9 @@ import java.util.function.UnaryOperator;
 
 /**
  * Two stepped engines on one {@link ManualClock}, fed the same frames one at a time: the engine under test
- * (EDP_STANDARD at first; mode switches, queue moves and cache flushes reach it alone) and a LEGACY reference
- * that runs the IOChain for every packet. Every other configuration change is applied to both. What a frame
- * produced is read back as an {@link Outcome} per engine.
+ * (EDP_STANDARD at first; mode switches reach it alone) and a LEGACY reference that runs the IOChain for every
+ * packet. Every other change — configuration, queue moves, cache flushes — reaches both, so the two differ in
+ * their mode only. What a frame produced is read back as an {@link Outcome} per engine.
  */
 final class LockstepEngines implements AutoCloseable {
 
@@ -63,14 +63,6 @@ final class LockstepEngines implements AutoCloseable {
         }
         engine.step(); // the drivers post their first RX buffers
         return engine;
-    }
-
-    Engine underTest() {
-        return underTest;
-    }
-
-    Engine reference() {
-        return reference;
     }
 
     Mode modeUnderTest() {
@@ -125,6 +117,18 @@ final class LockstepEngines implements AutoCloseable {
     void apply(UnaryOperator<EngineConfig.Builder> change) {
         underTest.apply(change.apply(underTest.config().toBuilder()).build());
         reference.apply(change.apply(reference.config().toBuilder()).build());
+    }
+
+    /** Hands RX queue {@code queue} of {@code port} to worker {@code worker} in both engines. */
+    void moveQueue(int port, int queue, int worker) {
+        underTest.moveQueue(port, queue, worker);
+        reference.moveQueue(port, queue, worker);
+    }
+
+    /** Empties the flow caches of both engines (the reference's, when it has any, are unused). */
+    void flushFlowCaches() {
+        underTest.flushFlowCaches();
+        reference.flushFlowCaches();
     }
 
     /** Switches the engine under test to {@code mode}; the reference stays LEGACY. */

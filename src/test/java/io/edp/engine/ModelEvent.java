@@ -90,7 +90,7 @@ sealed interface ModelEvent {
         }
     }
 
-    /** The engine under test only: RX queue {@code queue} of uplink 0 to worker {@code worker}. */
+    /** RX queue {@code queue} of uplink 0 to worker {@code worker}. */
     record MoveQueue(int queue, int worker) implements ModelEvent {
 
         @Override
@@ -99,7 +99,6 @@ sealed interface ModelEvent {
         }
     }
 
-    /** The engine under test only. */
     record FlushFlowCaches() implements ModelEvent {
 
         @Override

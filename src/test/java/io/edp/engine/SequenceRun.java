@@ -96,11 +96,11 @@ final class SequenceRun implements AutoCloseable {
             }
             case MoveQueue m -> {
                 log(m);
-                engines.underTest().moveQueue(0, m.queue(), m.worker());
+                engines.moveQueue(0, m.queue(), m.worker());
             }
             case FlushFlowCaches f -> {
                 log(f);
-                engines.underTest().flushFlowCaches();
+                engines.flushFlowCaches();
             }
         }
     }
