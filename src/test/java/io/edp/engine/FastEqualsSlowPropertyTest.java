@@ -15,6 +15,7 @@ import io.edp.engine.ModelEvent.SendFragment;
 import io.edp.engine.ModelEvent.SwitchMode;
 import io.edp.engine.ModelNetwork.CacheSetting;
 import io.edp.engine.ModelNetwork.Flow;
+import io.edp.engine.ModelNetwork.Host;
 import io.edp.engine.ModelNetwork.Pair;
 import io.edp.engine.ModelNetwork.Protocol;
 import io.edp.engine.ModelNetwork.Tagging;
@@ -204,7 +205,6 @@ class FastEqualsSlowPropertyTest {
         }
         EngineConfig config = ModelNetwork.config(Mode.EDP_STANDARD, List.of(8, 7), ModelNetwork.INITIAL_ROUTES,
                 new CacheSetting(FlowCache.DEFAULT_CAPACITY, 90, 150)); // the default flow cache
-        long delivered = 0;
         try (SequenceRun run = new SequenceRun(config, flows)) {
             for (int second = 0; second < 400; second++) {
                 for (int flow = 0; flow < flows.size(); flow++) {
@@ -213,12 +213,10 @@ class FastEqualsSlowPropertyTest {
                     if (!SequenceRun.passed(reply[0]) || !SequenceRun.passed(reply[1])) {
                         run.fail("a reply was lost: " + reply[0] + " / " + reply[1]);
                     }
-                    delivered++;
                 }
                 run.run(new Advance(1));
             }
         }
-        assertThat(delivered).isEqualTo(64 * 400);
     }
 
     // (3) fragments follow their datagram's first fragment: a port-based DROP cannot be bypassed
@@ -233,8 +231,9 @@ class FastEqualsSlowPropertyTest {
         assertThat(blocked.destinationPort()).isEqualTo(5353);
         try (SequenceRun run = new SequenceRun(config, List.of(blocked, allowed))) {
             for (int flow = 0; flow < 2; flow++) {
+                // the UDP header, then two 8-byte pieces: the whole datagram in order
                 List<Outcome[]> fragments = List.of(run.send(fragment(flow, 0, true)), run.send(fragment(flow, 1, true)),
-                        run.send(fragment(flow, 3, false)));
+                        run.send(fragment(flow, 2, false)));
                 for (Outcome[] f : fragments) {
                     for (Outcome o : f) {
                         assertThat(SequenceRun.passed(o))
@@ -256,8 +255,7 @@ class FastEqualsSlowPropertyTest {
         Flow ping = new Flow(Protocol.ICMP, Pair.C_D, false, 0);
         try (SequenceRun run = new SequenceRun(config, List.of(ping))) {
             Outcome[] out = run.engines().send(FlowFrames.packet(ping, false, 0, Tagging.QINQ, 64, 0));
-            byte[] expected = FlowFrames.packet(ping, false, 0, new int[0], ModelNetwork.ROUTER_MAC,
-                    0x0200000000FDL, 63, 0);
+            byte[] expected = FlowFrames.packet(ping, false, 0, new int[0], ModelNetwork.ROUTER_MAC, Host.D.mac, 63, 0);
             Map<Integer, List<String>> untaggedToD = Map.of(0, List.of(HexFormat.of().formatHex(expected)));
             assertThat(out[0].transmitted()).as("EDP_STANDARD: %s", out[0]).isEqualTo(untaggedToD);
             assertThat(out[1].transmitted()).as("LEGACY: %s", out[1]).isEqualTo(untaggedToD);

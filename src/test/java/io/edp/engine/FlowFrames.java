@@ -64,9 +64,10 @@ final class FlowFrames {
         Host from = sender(flow, reply);
         ByteBuffer l4 = ByteBuffer.allocate(64);
         if (offsetUnits == 0) {
-            // the header and enough payload to end on an 8-byte boundary, as every fragment but the last must
+            // the header and enough payload to end on an 8-byte boundary, as every fragment but the last must; a
+            // UDP length as if two 8-byte fragments followed
             int header = transportHeaderBytes(flow.protocol());
-            transportHeader(l4, flow, reply, 0, 64);
+            transportHeader(l4, flow, reply, 0, 16);
             l4.put(new byte[(header + 7) / 8 * 8 - header]);
         } else {
             l4.putLong(seq);
