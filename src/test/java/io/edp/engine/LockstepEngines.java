@@ -61,7 +61,6 @@ final class LockstepEngines implements AutoCloseable {
         for (PortConfig p : config.ports()) {
             ((LoopbackNic) engine.driver(p.id())).captureTransmitted(CAPTURED_FRAMES);
         }
-        engine.step(); // the drivers post their first RX buffers
         return engine;
     }
 

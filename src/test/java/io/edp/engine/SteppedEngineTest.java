@@ -32,9 +32,7 @@ class SteppedEngineTest {
         try (Engine engine = Engine.startStepped(routedToUplink1(), NicDrivers.withLoopback(), new ManualClock(0))) {
             LoopbackNic uplink1 = TestTopology.nic(engine, 2);
             uplink1.captureTransmitted(4);
-            assertThat(inject(engine, TestFrames.udp(1000, 64))).as("no buffer is posted before a step").isFalse();
-
-            engine.step();
+            // starting stepped the workers once (they took the first generation): RX buffers are posted
             assertThat(inject(engine, TestFrames.udp(1000, 64))).isTrue();
             assertThat(inject(engine, TestFrames.udp(1001, 64))).isTrue();
             assertThat(uplink1.takeTransmitted()).as("nothing moves between steps").isEmpty();
@@ -55,7 +53,6 @@ class SteppedEngineTest {
     @Test
     void applyEndsItsGracePeriodWithAStepOnTheCallersThread() {
         try (Engine engine = Engine.startStepped(routedToUplink1(), NicDrivers.withLoopback(), new ManualClock(0))) {
-            engine.step();
             int generation = engine.apply(engine.config().toBuilder()
                     .rule(FirewallRule.of(1, "any", "any", 0, Verdict.DROP)).build());
             assertThat(generation).isEqualTo(2);
@@ -71,7 +68,6 @@ class SteppedEngineTest {
         try (Engine engine = Engine.startStepped(routedToUplink1(), NicDrivers.withLoopback(), new ManualClock(0))) {
             LoopbackNic uplink1 = TestTopology.nic(engine, 2);
             uplink1.captureTransmitted(1);
-            engine.step();
             inject(engine, TestFrames.udp(1000, 64));
             inject(engine, TestFrames.udp(1001, 64));
             engine.step();
