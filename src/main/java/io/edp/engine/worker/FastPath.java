@@ -1,0 +1,126 @@
+package io.edp.engine.worker;
+
+import io.edp.engine.fastpath.FlowCache;
+import io.edp.engine.mbuf.Mbuf;
+import io.edp.engine.packet.FlowKey;
+import io.edp.engine.slowpath.ActionTable;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The fast-path stage of a worker's burst (dpif-netdev's EMC lookup): looks a packet's flow key up in the worker's
+ * {@link FlowCache} and, on a current hit, returns the cached action; on a miss the packet goes to the
+ * {@link MissPath}, and {@link #install} caches what the miss path decided. It also owns the cache's lifecycle:
+ * sized and flushed as generations change ({@link #adopt}), swept between bursts.
+ */
+final class FastPath {
+
+    /** What {@link #lookup} returns when the packet must take the miss path. */
+    static final int MISS = Integer.MIN_VALUE;
+
+    /** {@link #lookup} sent the packet to the miss path without looking: its verdict is never cached. */
+    private static final int UNCACHEABLE = -3;
+    private static final int SLOW_PATH_TCP_FLAGS = FlowKey.TCP_SYN | FlowKey.TCP_FIN | FlowKey.TCP_RST;
+
+    private final ActionTable actions;
+    private final long[] cacheCounters;
+    private final long seed;
+    private FlowCache cache;
+    /** Why the last {@link #lookup} missed: {@link FlowCache#MISS}, {@link FlowCache#STALE} or {@link #UNCACHEABLE}. */
+    private int missed;
+
+    FastPath(ActionTable actions, long[] cacheCounters, long seed) {
+        this.actions = actions;
+        this.cacheCounters = cacheCounters;
+        this.seed = seed;
+    }
+
+    /** The flow cache, null before the fast path first ran. */
+    FlowCache cache() {
+        return cache;
+    }
+
+    /**
+     * Makes the cache fit {@code g}: a new one when the fast path starts or its size or expiry window changed, an
+     * emptied one when the generation number's high bits moved (an entry keeps only the low 16).
+     */
+    void adopt(Generation previous, Generation g) {
+        if (g.fastPath() && (cache == null || cache.capacity() != g.flowCacheCapacity()
+                || previous == null || previous.minExpiryMillis() != g.minExpiryMillis()
+                || previous.maxExpiryMillis() != g.maxExpiryMillis())) {
+            cacheCounters[FlowCache.ENTRIES] = 0;
+            cache = new FlowCache(g.flowCacheCapacity(), g.minExpiryMillis(), g.maxExpiryMillis(), seed,
+                    cacheCounters);
+        } else if (cache != null && previous != null && (g.number() >>> 16) != (previous.number() >>> 16)) {
+            cache.flush(); // the cache keeps 16 generation bits: never let an old entry look current
+        }
+    }
+
+    /** Empties the cache (the action table restarts, or the control side asked). */
+    void flush() {
+        if (cache != null) {
+            cache.flush();
+        }
+    }
+
+    /** Retires a bounded slice of expired entries. */
+    void sweep(Generation g, int nowMillis, int budget) {
+        if (cache != null && g.fastPath()) {
+            cache.sweep(nowMillis, budget);
+        }
+    }
+
+    /** Touches the entry line {@code hash} maps to, so that the misses of a burst's packets overlap. */
+    void warm(int hash) {
+        cache.warm(hash);
+    }
+
+    /**
+     * The cached action of {@code m}'s flow, or {@link #MISS}: the flow has no current entry, or its packet must
+     * see the slow path (slow-path-only key, TCP SYN/FIN/RST, a port whose packets all go slow).
+     */
+    int lookup(Mbuf m, Generation g, int nowMillis) {
+        MemorySegment d = m.descriptors();
+        long key = m.flowKeyAddress();
+        if ((FlowKey.flags(d, key) & FlowKey.FLAG_SLOW_PATH_ONLY) != 0
+                || (FlowKey.tcpFlags(d, key) & SLOW_PATH_TCP_FLAGS) != 0
+                || g.tables().isSlowPathOnly(m.port())) {
+            cacheCounters[FlowCache.SLOW_PATH]++;
+            missed = UNCACHEABLE;
+            return MISS;
+        }
+        FlowCache c = cache;
+        int slot = c.lookup(d, key, m.flowHash(), g.number(), nowMillis);
+        if (slot >= 0) {
+            c.count(slot, m.dataLength());
+            int connection = c.touch(slot, nowMillis);
+            if (connection != FlowCache.NO_CONNECTION) {
+                g.tables().connections().touch(connection, nowMillis); // the hit keeps its connection alive
+            }
+            return c.actionIndex(slot);
+        }
+        cacheCounters[FlowCache.SLOW_PATH]++;
+        missed = slot;
+        return MISS;
+    }
+
+    /**
+     * After the miss path decided {@code actionIndex} for the packet {@link #lookup} just missed: caches a
+     * cacheable action, or forgets the stale entry that would otherwise be revalidated again on every packet.
+     */
+    void install(Mbuf m, Generation g, int nowMillis, int actionIndex) {
+        if (missed == UNCACHEABLE) {
+            return;
+        }
+        MemorySegment d = m.descriptors();
+        long key = m.flowKeyAddress();
+        int hash = m.flowHash();
+        if (actionIndex >= 0 && actions.get(actionIndex).cacheable()) {
+            int slot = cache.install(d, key, hash, actionIndex, g.number(), nowMillis, (int) m.connection());
+            if (slot >= 0) {
+                cache.count(slot, m.dataLength());
+            }
+        } else if (missed == FlowCache.STALE) {
+            cache.forget(d, key, hash);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.edp.engine.worker;
+
+import io.edp.engine.mbuf.Mbuf;
+import io.edp.engine.slowpath.ActionTable;
+import io.edp.engine.slowpath.IoChain;
+
+/**
+ * The miss-path stage of a worker's burst (dpif-netdev's upcall, here in the worker): runs a packet through the
+ * {@link IoChain} (switching → firewall + connection tracking → routing) and returns the index of its interned
+ * action. LEGACY sends every packet here; the EDP modes only what the {@link FastPath} missed.
+ */
+final class MissPath {
+
+    private final IoChain ioChain;
+    private final FastPath fastPath;
+    private final long[] workerCounters;
+
+    MissPath(ActionTable actions, FastPath fastPath, long[] workerCounters) {
+        this.ioChain = new IoChain(actions);
+        this.fastPath = fastPath;
+        this.workerCounters = workerCounters;
+    }
+
+    /** The action index for {@code m}, or a negative value when even an emptied action table has no room. */
+    int process(Mbuf m, Generation g, int nowMillis) {
+        workerCounters[Worker.IOCHAIN_PACKETS]++;
+        int actionIndex = ioChain.process(m, g.tables(), nowMillis);
+        if (actionIndex < 0) {
+            // the table is full: start over, dropping the cache entries that point into it
+            ioChain.actions().clear();
+            fastPath.flush();
+            actionIndex = ioChain.process(m, g.tables(), nowMillis);
+        }
+        return actionIndex;
+    }
+}
