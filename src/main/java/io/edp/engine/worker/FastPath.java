@@ -27,6 +27,8 @@ final class FastPath {
     private FlowCache cache;
     /** Why the last {@link #lookup} missed: {@link FlowCache#MISS}, {@link FlowCache#STALE} or {@link #UNCACHEABLE}. */
     private int missed;
+    /** The flow hash of the packet the last {@link #lookup} missed, read before the miss path runs. */
+    private int missedHash;
 
     FastPath(ActionTable actions, long[] cacheCounters, long seed) {
         this.actions = actions;
@@ -89,7 +91,8 @@ final class FastPath {
             return MISS;
         }
         FlowCache c = cache;
-        int slot = c.lookup(d, key, m.flowHash(), g.number(), nowMillis);
+        int hash = m.flowHash();
+        int slot = c.lookup(d, key, hash, g.number(), nowMillis);
         if (slot >= 0) {
             c.count(slot, m.dataLength());
             int connection = c.touch(slot, nowMillis);
@@ -100,6 +103,7 @@ final class FastPath {
         }
         cacheCounters[FlowCache.SLOW_PATH]++;
         missed = slot;
+        missedHash = hash;
         return MISS;
     }
 
@@ -113,7 +117,7 @@ final class FastPath {
         }
         MemorySegment d = m.descriptors();
         long key = m.flowKeyAddress();
-        int hash = m.flowHash();
+        int hash = missedHash;
         if (actionIndex >= 0 && actions.get(actionIndex).cacheable()) {
             int slot = cache.install(d, key, hash, actionIndex, g.number(), nowMillis, (int) m.connection());
             if (slot >= 0) {

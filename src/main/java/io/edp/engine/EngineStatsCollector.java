@@ -1,0 +1,145 @@
+package io.edp.engine;
+
+import io.edp.engine.fastpath.CachedFlow;
+import io.edp.engine.fastpath.FlowCache;
+import io.edp.engine.metrics.Counters;
+import io.edp.engine.nic.PortConfig;
+import io.edp.engine.packet.DropReason;
+import io.edp.engine.reject.RejectReplies;
+import io.edp.engine.slowpath.ActionTable;
+import io.edp.engine.slowpath.ConnectionTable;
+import io.edp.engine.time.Clock;
+import io.edp.engine.tlb.TlbStats;
+import io.edp.engine.worker.Generation;
+import io.edp.engine.worker.RxQueue;
+import io.edp.engine.worker.Worker;
+import io.edp.engine.worker.WorkerHealth;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Reads an engine's counters into {@link EngineStats} (any thread: per-worker counters are plain longs read
+ * racily, each a value the worker wrote) and its workers' flow caches into {@link FlowStats} (on each worker's
+ * thread, between bursts).
+ */
+final class EngineStatsCollector {
+
+    private final Clock clock;
+    private final Worker[] workers;
+    private final WorkerGroup group;
+    private final PortSet ports;
+    private final ConnectionTable connections;
+
+    EngineStatsCollector(Clock clock, Worker[] workers, WorkerGroup group, PortSet ports,
+            ConnectionTable connections) {
+        this.clock = clock;
+        this.workers = workers;
+        this.group = group;
+        this.ports = ports;
+        this.connections = connections;
+    }
+
+    /** A snapshot of every counter of an engine running {@code g} under {@code c}. */
+    EngineStats stats(Generation g, EngineConfig c, TlbStats tlb) {
+        long now = clock.nanoTime();
+        List<EngineStats.WorkerStats> workerStats = new ArrayList<>();
+        EngineStats.FlowCacheStats totalCache = new EngineStats.FlowCacheStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        long[] totalDrops = new long[DropReason.count()];
+        long[] rejectReplies = new long[RejectReplies.COUNTER_COUNT];
+        Map<Integer, long[]> portTx = new TreeMap<>();
+        List<WorkerHealth> health = group.health();
+        for (Worker w : workers) {
+            long[] counters = w.counters().snapshot();
+            long[] f = w.flowCacheCounters().snapshot();
+            long[] d = w.drops().snapshot();
+            for (int i = 0; i < d.length; i++) {
+                totalDrops[i] += d[i];
+            }
+            long[] r = w.rejectReplyCounters().snapshot();
+            for (int i = 0; i < r.length; i++) {
+                rejectReplies[i] += r[i];
+            }
+            Counters portCounters = w.portCounters();
+            for (Integer port : ports.drivers().keySet()) {
+                long[] tx = portTx.computeIfAbsent(port, p -> new long[2]);
+                tx[0] += portCounters.read(port * 2);
+                tx[1] += portCounters.read(port * 2 + 1);
+            }
+            EngineStats.FlowCacheStats cache = new EngineStats.FlowCacheStats(f[FlowCache.HITS], f[FlowCache.MISSES],
+                    f[FlowCache.SLOW_PATH], f[FlowCache.INSERTIONS], f[FlowCache.INSERTION_FAILURES],
+                    f[FlowCache.EVICTIONS], f[FlowCache.EXPIRATIONS], f[FlowCache.REVALIDATIONS], f[FlowCache.ENTRIES],
+                    g.fastPath() ? g.flowCacheCapacity() : 0);
+            totalCache = totalCache.plus(cache);
+            List<String> owned = new ArrayList<>();
+            for (RxQueue q : ports.queues()) {
+                if (q.owner() == w.id()) {
+                    owned.add(q.port() + "/" + q.queue());
+                }
+            }
+            workerStats.add(new EngineStats.WorkerStats(w.id(), w.numaNode(), counters[Worker.RX_PACKETS],
+                    counters[Worker.RX_BYTES], counters[Worker.TX_PACKETS], counters[Worker.TX_BYTES],
+                    counters[Worker.BUSY_NANOS], now - w.startedNanos(), counters[Worker.ITERATIONS],
+                    counters[Worker.EXCEPTIONS], counters[Worker.IOCHAIN_PACKETS], cache, dropMap(d),
+                    List.copyOf(owned), health.get(w.id())));
+        }
+        List<EngineStats.QueueStats> queueStats = new ArrayList<>();
+        Map<Integer, long[]> portRx = new TreeMap<>();
+        for (RxQueue q : ports.queues()) {
+            Counters qc = q.counters();
+            long packets = qc.read(RxQueue.PACKETS);
+            long bytes = qc.read(RxQueue.BYTES);
+            queueStats.add(new EngineStats.QueueStats(q.port(), q.queue(), q.numaNode(), q.owner(), packets, bytes,
+                    qc.read(RxQueue.BUSY_NANOS)));
+            long[] rx = portRx.computeIfAbsent(q.port(), p -> new long[2]);
+            rx[0] += packets;
+            rx[1] += bytes;
+        }
+        List<EngineStats.PortStats> portStats = new ArrayList<>();
+        for (PortConfig p : c.ports()) {
+            long[] rx = portRx.getOrDefault(p.id(), new long[2]);
+            long[] tx = portTx.getOrDefault(p.id(), new long[2]);
+            portStats.add(new EngineStats.PortStats(p.id(), p.name(), p.numaNode(), rx[0], rx[1], tx[0], tx[1]));
+        }
+        return new EngineStats(Instant.now(), now, g.number(), c.mode(), List.copyOf(workerStats),
+                List.copyOf(queueStats), List.copyOf(portStats), totalCache, dropMap(totalDrops), connections.size(),
+                tlb, new EngineStats.RejectReplyStats(rejectReplies[RejectReplies.SENT],
+                        rejectReplies[RejectReplies.RATE_LIMITED], rejectReplies[RejectReplies.NO_BUFFER]));
+    }
+
+    /** The {@code n} flows with most packets over all workers' caches, read on each worker's thread. */
+    List<FlowStats> topFlows(int n, Generation current) {
+        List<FlowStats> all = new ArrayList<>();
+        int generation = current.number() & 0xFFFF;
+        for (Worker w : workers) {
+            w.execute(worker -> {
+                FlowCache cache = worker.flowCache();
+                if (cache == null) {
+                    return;
+                }
+                ActionTable actions = worker.actions();
+                for (CachedFlow f : cache.topFlows(n)) {
+                    String action = f.generation() == generation && f.actionIndex() < actions.size()
+                            ? actions.get(f.actionIndex()).toString() : "stale (revalidated on next hit)";
+                    all.add(new FlowStats(worker.id(), f.flow(), f.packets(), f.bytes(), action));
+                }
+            });
+        }
+        all.sort(Comparator.comparingLong(FlowStats::packets).reversed());
+        return List.copyOf(all.subList(0, Math.min(n, all.size())));
+    }
+
+    private static Map<DropReason, Long> dropMap(long[] counts) {
+        Map<DropReason, Long> map = new EnumMap<>(DropReason.class);
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] != 0) {
+                map.put(DropReason.of(i), counts[i]);
+            }
+        }
+        return Map.copyOf(map);
+    }
+}
