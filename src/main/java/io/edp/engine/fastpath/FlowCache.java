@@ -134,6 +134,11 @@ public final class FlowCache {
         this.random = seed == 0 ? 0x2545F4914F6CDD1DL : seed;
     }
 
+    /** Heap a cache of {@code capacity} entries holds: the entry lines and the signature per slot. */
+    public static long bytes(int capacity) {
+        return (long) capacity * (WORDS * Long.BYTES + Integer.BYTES);
+    }
+
     public int capacity() {
         return capacity;
     }

@@ -101,6 +101,11 @@ public final class ConnectionTable {
         return policyVersion;
     }
 
+    /** Heap a table of {@code capacity} slots holds: its entries and the fast path's last-seen times. */
+    public static long bytes(int capacity) {
+        return (long) capacity * (WORDS * Long.BYTES + 2 * Integer.BYTES);
+    }
+
     /**
      * Looks the packet's connection up and advances its state. When it lets the packet through without rule
      * evaluation, returns {@code ruleId << 32 | reference} (both ≥ 0; the reference is what a cache entry gives

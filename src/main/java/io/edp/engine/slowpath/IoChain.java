@@ -121,20 +121,23 @@ public final class IoChain {
         }
         record(scratch, d, m, STAGE_ROUTING, outPort);
 
-        // action: VLAN tags exist on uplinks only
+        // action: VLAN tags exist on uplinks only; a routed frame leaves with the route's VLAN as its only tag,
+        // a switched QinQ frame loses its outer (segment) tag at most
         if (!t.isUplink(outPort)) {
             egressVlan = 0;
         }
         VlanOp vlanOp;
-        if (egressVlan == 0) {
+        if (routed && FlowKey.innerTag(d, key) != 0) {
+            vlanOp = egressVlan == 0 ? VlanOp.POP_BOTH : VlanOp.POP_SET;
+        } else if (egressVlan == 0) {
             vlanOp = outerTag != 0 ? VlanOp.POP : VlanOp.NONE;
         } else if (outerTag == 0) {
             vlanOp = VlanOp.PUSH;
         } else {
             vlanOp = (outerTag & 0xFFF) == egressVlan ? VlanOp.NONE : VlanOp.SET;
         }
-        return actions.intern(outPort, vlanOp, vlanOp == VlanOp.NONE || vlanOp == VlanOp.POP ? 0 : egressVlan,
-                routed, srcMac, nextHop, routed, -1, ruleId);
+        return actions.intern(outPort, vlanOp, vlanOp.setsVid() ? egressVlan : 0, routed, srcMac, nextHop, routed,
+                -1, ruleId);
     }
 
     /**
