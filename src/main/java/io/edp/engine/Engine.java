@@ -79,12 +79,16 @@ public final class Engine implements AutoCloseable {
     private final ThreadLoadBalancer balancer;
     /** Drivers of ports added by an apply that failed: a worker may still hold them, so they close with the engine. */
     private final List<NicDriver> retired = new ArrayList<>();
+    /** Workers without threads, run by {@link #step()}: see {@link #startStepped}. */
+    private final boolean stepped;
     private volatile Generation current;
     private volatile EngineConfig config;
     private boolean closed;
 
-    private Engine(EngineConfig config, NicDrivers driverKinds, Clock clock, ConnectionTable carried) {
+    private Engine(EngineConfig config, NicDrivers driverKinds, Clock clock, ConnectionTable carried,
+            boolean stepped) {
         this.clock = clock;
+        this.stepped = stepped;
         this.config = config;
         this.driverKinds = driverKinds;
         this.pool = new MbufPool(config.mbufs(), config.mode().descriptorBytes());
@@ -115,8 +119,10 @@ public final class Engine implements AutoCloseable {
                 workers[queue.owner()].adopt(queue); // before the threads start
             }
         }
-        for (Worker w : workers) {
-            w.start();
+        if (!stepped) {
+            for (Worker w : workers) {
+                w.start();
+            }
         }
         try {
             awaitAdoption(current);
@@ -129,7 +135,9 @@ public final class Engine implements AutoCloseable {
             throw e;
         }
         balancer = new ThreadLoadBalancer(config.tlb(), new EngineBalancing(this), InstantSource.system());
-        balancer.start();
+        if (!stepped) {
+            balancer.start();
+        }
     }
 
     /** Starts an engine on the system clock with the loopback driver available. */
@@ -138,7 +146,7 @@ public final class Engine implements AutoCloseable {
     }
 
     public static Engine start(EngineConfig config, NicDrivers driverKinds, Clock clock) {
-        return new Engine(config, driverKinds, clock, null);
+        return new Engine(config, driverKinds, clock, null, false);
     }
 
     /**
@@ -147,7 +155,34 @@ public final class Engine implements AutoCloseable {
      * another capacity than {@code config.conntrackCapacity()} is not taken: the engine starts with an empty one.
      */
     public static Engine start(EngineConfig config, NicDrivers driverKinds, Clock clock, ConnectionTable carried) {
-        return new Engine(config, driverKinds, clock, carried);
+        return new Engine(config, driverKinds, clock, carried, false);
+    }
+
+    /**
+     * Starts an engine for deterministic tests: its workers get no threads and its balancer never cycles by
+     * itself. {@link #step()} runs one duty cycle of every worker on the caller's thread; starting, {@link #apply}
+     * and {@link #sync} end their wait for the workers with one such step, and control requests run inline. With a
+     * {@link io.edp.engine.time.ManualClock} nothing happens that the caller did not ask for, in an order it
+     * chose, so a failing sequence of packets, clock moves and applies replays exactly. One thread drives it.
+     */
+    public static Engine startStepped(EngineConfig config, NicDrivers driverKinds, Clock clock) {
+        return new Engine(config, driverKinds, clock, null, true);
+    }
+
+    /**
+     * One duty cycle of every worker, in id order, on the caller's thread: adopt the current generation, poll
+     * each owned RX queue once (a burst each), sweep. Returns the frames received. Only on a stepped engine.
+     */
+    public synchronized int step() {
+        ensureOpen();
+        if (!stepped) {
+            throw new IllegalStateException("step: this engine's workers run on threads; use startStepped");
+        }
+        int received = 0;
+        for (Worker w : workers) {
+            received += w.doWork();
+        }
+        return received;
     }
 
     /**
@@ -374,6 +409,9 @@ public final class Engine implements AutoCloseable {
      * {@link Worker#RESPONSE_DEADLINE} has passed, naming the worker and its health.
      */
     private void awaitWorkers(String what, Predicate<Worker> done) {
+        if (stepped) {
+            step(); // every worker begins an iteration, on this thread
+        }
         long deadline = System.nanoTime() + Worker.RESPONSE_DEADLINE.toNanos();
         for (Worker w : workers) {
             while (!done.test(w)) {

@@ -85,6 +85,11 @@ public final class ConnectionTable {
         }
     }
 
+    /** Heap a table of {@code capacity} slots holds: its entries and two last-seen times per slot. */
+    public static long bytes(int capacity) {
+        return (long) capacity * (WORDS * Long.BYTES + 2 * Integer.BYTES);
+    }
+
     public int capacity() {
         return capacity;
     }
@@ -99,11 +104,6 @@ public final class ConnectionTable {
             policyVersion++;
         }
         return policyVersion;
-    }
-
-    /** Heap a table of {@code capacity} slots holds: its entries and the fast path's last-seen times. */
-    public static long bytes(int capacity) {
-        return (long) capacity * (WORDS * Long.BYTES + 2 * Integer.BYTES);
     }
 
     /**

@@ -21,9 +21,9 @@ import org.springframework.stereotype.Component;
 /**
  * One engine per host, in this process. A push applies what a running engine can take live (mode, vNICs, rules,
  * routes, flow cache, Thread Load Balancer, added or removed ports); one that changes its workers, its memory or a
- * port it keeps rebuilds it (handing the old engine's connection table to the new one, so no connection is cut),
- * and so does any push to an engine with a worker that is not running (dead or stalled): a new engine is the only
- * cure. A push returns once every worker runs the pushed configuration.
+ * port it keeps rebuilds it, handing the old engine's connection table to the new one so no connection is cut; so
+ * does any push to an engine with a worker that is not running (dead or stalled): a new engine is the only cure.
+ * A push returns once every worker runs the pushed configuration.
  */
 @Component
 class EmbeddedEngines implements HostEngines, DisposableBean {
