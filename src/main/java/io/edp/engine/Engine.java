@@ -68,7 +68,7 @@ public final class Engine implements AutoCloseable {
             boolean stepped) {
         this.stepped = stepped;
         this.config = config;
-        this.pool = new MbufPool(config.mbufs(), config.mode().descriptorBytes());
+        this.pool = new MbufPool(config.mbufs(), config.mbufDescriptorBytes());
         this.connections = carried != null && carried.capacity() == config.conntrackCapacity() ? carried
                 : new ConnectionTable(config.conntrackCapacity());
         this.compiler = new GenerationCompiler(connections);
