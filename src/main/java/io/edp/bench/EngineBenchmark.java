@@ -73,14 +73,20 @@ final class EngineBenchmark {
             for (int size : sizes) {
                 out.printf("[%d/%d] %-13s %4d B: warming up...", ++step, modes.length * sizes.length, mode, size);
                 out.flush();
-                results.add(measure(mode, size, FLOWS, measureMillis));
+                results.add(measure(mode, size, FLOWS, false, measureMillis));
                 out.println(" done");
             }
         }
+        out.print("[pair] EDP_STANDARD 64 B, 125,000 flows between one pair of addresses (ports differ):");
+        Result pair = measure(Mode.EDP_STANDARD, 64, FLOWS, true, measureMillis);
+        out.println(" done");
         out.print("[floor] EDP_STANDARD 64 B, one flow (a hot cache entry, so what remains is packet I/O):");
-        Result floor = measure(Mode.EDP_STANDARD, 64, 1, measureMillis);
+        Result floor = measure(Mode.EDP_STANDARD, 64, 1, false, measureMillis);
         out.println(" done");
         printTable(results);
+        out.printf(Locale.ROOT, "%,d flows between one pair of addresses: hit rate %.3f, %.1f ns per packet of worker "
+                + "CPU (%,.0f packets per core-second)%n", FLOWS, pair.hitRate(), pair.nsPerPacket(),
+                pair.packetsPerCoreSecond());
         out.printf(Locale.ROOT, "fast-path floor with one flow: %.1f ns per packet of worker CPU (%,.0f packets per "
                 + "core-second), %.1f busy ns per packet, %.1f packets per poll%n", floor.nsPerPacket(),
                 floor.packetsPerCoreSecond(), floor.busyNsPerPacket(), floor.packetsPerPoll());
@@ -93,11 +99,15 @@ final class EngineBenchmark {
         return 0;
     }
 
-    private Result measure(Mode mode, int frameBytes, int flows, long measureMillis) {
+    /** {@code onePair}: every flow from 10.0.0.1 to 10.128.0.1, told apart by its ports only. */
+    private Result measure(Mode mode, int frameBytes, int flows, boolean onePair, long measureMillis) {
         try (Engine engine = Engine.start(config(mode))) {
             LoopbackNic in = (LoopbackNic) engine.driver(0);
             TrafficProfile profile = TrafficProfile.udp().withFlows(flows).withFrameBytes(frameBytes)
                     .withMacs("02:00:00:00:00:aa", ROUTER_MAC).withAddresses("10.0.0.0", "10.128.0.0", ROUTES);
+            if (onePair) {
+                profile = profile.withAddresses("10.0.0.1", "10.128.0.0", 1).withSources(1);
+            }
             TrafficGenerator generator = in.startTraffic(profile);
             // warm-up: every flow installed (EDP) / tracked (conntrack), JIT compiled
             long warm = Math.max(FLOWS, flows * 3L);
