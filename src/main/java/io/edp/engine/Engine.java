@@ -2,10 +2,8 @@ package io.edp.engine;
 
 import io.edp.engine.fastpath.CachedFlow;
 import io.edp.engine.fastpath.FlowCache;
-import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.mbuf.MbufPool;
-import io.edp.engine.mbuf.PktHandle;
 import io.edp.engine.metrics.Counters;
 import io.edp.engine.nic.NicDriver;
 import io.edp.engine.nic.NicDrivers;
@@ -75,8 +73,7 @@ public final class Engine implements AutoCloseable {
         this.clock = clock;
         this.config = config;
         this.driverKinds = driverKinds;
-        this.pool = new MbufPool(config.mbufs(),
-                config.mode() == Mode.LEGACY ? PktHandle.DESCRIPTOR_BYTES : Mbuf.DESCRIPTOR_BYTES);
+        this.pool = new MbufPool(config.mbufs(), config.mbufDescriptorBytes());
         this.connections = new ConnectionTable(config.conntrackCapacity());
         this.workers = new Worker[config.workerCount()];
         int id = 0;

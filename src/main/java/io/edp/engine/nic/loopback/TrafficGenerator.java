@@ -73,6 +73,11 @@ public final class TrafficGenerator {
         return sent;
     }
 
+    /** The id of the generator's thread, whose CPU time is the traffic source's and the wire's (the copy). */
+    public long threadId() {
+        return thread.threadId();
+    }
+
     /** True once the packet count or duration is reached, or after {@link #stop()}. */
     public boolean finished() {
         return finished;
