@@ -14,13 +14,17 @@ public final class BenchCommand {
             + " | bench afpacket [--seconds N] [--mode MODE] [--drivers-only] | bench push";
 
     public static int run(String[] args) {
-        PrintStream out = System.out;
+        return run(args, System.out, System.err);
+    }
+
+    /** As {@link #run(String[])}, printing results to {@code out} and why a bench cannot run to {@code err}. */
+    static int run(String[] args, PrintStream out, PrintStream err) {
         String name = args.length == 0 ? "" : args[0];
         List<String> options = List.of(args).subList(Math.min(1, args.length), args.length);
         return switch (name) {
-            case "engine" -> EngineBenchmark.run(options, programArguments(args), out, System.err);
+            case "engine" -> EngineBenchmark.run(options, programArguments(args), out, err);
             case "tlb" -> tlb(options, out);
-            case "afpacket" -> AfPacketBench.run(options.toArray(String[]::new), out);
+            case "afpacket" -> AfPacketBench.run(options.toArray(String[]::new), out, err);
             default -> {
                 out.println(USAGE);
                 yield 2;

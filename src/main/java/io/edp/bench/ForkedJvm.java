@@ -31,18 +31,27 @@ final class ForkedJvm {
         ProcessHandle.Info info = ProcessHandle.current().info();
         String java = info.command().orElseThrow(() -> new IllegalStateException(
                 "cannot tell which java binary runs this JVM (ProcessHandle.Info.command() is empty)"));
-        String[] arguments = info.arguments().orElseThrow(() -> new IllegalStateException(
-                "cannot tell this JVM's flags (ProcessHandle.Info.arguments() is empty)"));
+        // the JDK leaves the arguments out when the command line is longer than it reads (a long class path)
+        String[] arguments = info.arguments().orElseGet(ForkedJvm::commandLineArguments);
         int flags = arguments.length - programArguments.size();
         if (flags < 0 || !Arrays.asList(arguments).subList(flags, arguments.length).equals(programArguments)) {
-            throw new IllegalStateException("cannot tell this JVM's flags: its command line "
-                    + String.join(" ", arguments) + " does not end with " + String.join(" ", programArguments)
-                    + " (start it as java [flags] -jar edp.jar ...)");
+            throw new IllegalStateException("cannot tell this JVM's flags: its command line does not end with "
+                    + String.join(" ", programArguments) + " (start it as java [flags] -jar edp.jar ...)");
         }
         List<String> launcher = new ArrayList<>();
         launcher.add(java);
         launcher.addAll(Arrays.asList(arguments).subList(0, flags));
         return new ForkedJvm(List.copyOf(launcher));
+    }
+
+    /** The arguments of this process from {@code /proc/self/cmdline}, without the command. */
+    private static String[] commandLineArguments() {
+        try {
+            String[] all = Files.readString(Path.of("/proc/self/cmdline")).split("\0");
+            return Arrays.copyOfRange(all, 1, all.length);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot tell this JVM's flags: /proc/self/cmdline unreadable", e);
+        }
     }
 
     List<String> launcher() {
