@@ -159,8 +159,8 @@ final class EngineBenchmark {
         for (int round = 1; round <= settings.rounds(); round++) {
             for (int i = 0; i < cases.size(); i++) {
                 EngineCase c = cases.get(i);
-                out.printf(Locale.ROOT, "round %d/%d, case %d/%d: %s %d B, flows %s ... ", round,
-                        settings.rounds(), i + 1, cases.size(), c.mode(), c.frameBytes(), c.flowsLabel());
+                out.printf(Locale.ROOT, "round %d/%d, case %d/%d (%s): %s %d B, flows %s ... ", round,
+                        settings.rounds(), i + 1, cases.size(), c.id(), c.mode(), c.frameBytes(), c.flowsLabel());
                 out.flush();
                 Measurement m;
                 try {
@@ -286,12 +286,12 @@ final class EngineBenchmark {
             compare(runs, "EDP_STANDARD / LEGACY worker packets per core-second at " + size + " B: %sx",
                     "standard-" + size, "legacy-" + size, perCoreSecond, true);
         }
-        compare(runs, "LEGACY 64 B, 256- to 128-byte descriptors: %s ns less worker CPU per packet",
-                "legacy-64", "legacy-desc128-64", workerNs, false);
-        compare(runs, "LEGACY to EDP_STANDARD, both on 128-byte descriptors, 64 B (the flow cache): %s ns less "
-                + "worker CPU per packet", "legacy-desc128-64", "standard-64", workerNs, false);
-        compare(runs, "125,000 flows between one pair of addresses vs spread over 1,000 networks, EDP_STANDARD 64 B: "
-                + "%s ns more worker CPU per packet", "standard-64-pair", "standard-64", workerNs, false);
+        compare(runs, "the descriptor size's share, LEGACY 64 B on 256- minus on 128-byte descriptors: %s ns of "
+                + "worker CPU per packet", "legacy-64", "legacy-desc128-64", workerNs, false);
+        compare(runs, "the flow cache's share, LEGACY minus EDP_STANDARD, both on 128-byte descriptors, 64 B: %s ns "
+                + "of worker CPU per packet", "legacy-desc128-64", "standard-64", workerNs, false);
+        compare(runs, "EDP_STANDARD 64 B, 125,000 flows between one pair of addresses minus spread over 1,000 "
+                + "networks: %s ns of worker CPU per packet", "standard-64-pair", "standard-64", workerNs, false);
         double[] pairHits = perRound(runs, "standard-64-pair", Measurement::hitRate);
         if (pairHits.length > 0) {
             out.printf(Locale.ROOT, "hit rate of 125,000 flows between one pair of addresses: %s%n",

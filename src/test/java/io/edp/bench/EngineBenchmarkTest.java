@@ -30,8 +30,8 @@ class EngineBenchmarkTest {
         assertThat(process.waitFor(5, TimeUnit.MINUTES)).isTrue();
         assertThat(process.exitValue()).as(output).isZero();
 
-        assertThat(output).contains("round 1/2, case 1/2: EDP_STANDARD 64 B, flows 1 ...")
-                .contains("round 2/2, case 2/2: LEGACY 64 B, flows 125,000 ...");
+        assertThat(output).contains("round 1/2, case 1/2 (floor): EDP_STANDARD 64 B, flows 1 ...")
+                .contains("round 2/2, case 2/2 (legacy-desc128-64): LEGACY 64 B, flows 125,000 ...");
         JsonNode report = JsonMapper.builder().build()
                 .readTree(Files.readString(workingDirectory.resolve("target/bench/engine.json")));
         assertThat(report.get("launcher").toString()).contains("-Dedp.bench.flag=kept");
