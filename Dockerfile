@@ -19,7 +19,8 @@ COPY --from=build /build/target/edp.jar /opt/edp/edp.jar
 USER edp
 WORKDIR /var/lib/edp
 # Used only when no SPRING_DATASOURCE_URL is given: the embedded PostgreSQL keeps its data in the volume.
-ENV EDP_DATABASE_EMBEDDED_DATADIRECTORY=/var/lib/edp/postgres
+ENV EDP_DATA_DIR=/var/lib/edp
 VOLUME ["/var/lib/edp"]
 EXPOSE 8080
-ENTRYPOINT ["java", "-jar", "/opt/edp/edp.jar"]
+# An OutOfMemoryError ends the process (the code halts too, for plain `java -jar`), so the supervisor restarts it.
+ENTRYPOINT ["java", "-XX:+ExitOnOutOfMemoryError", "-jar", "/opt/edp/edp.jar"]

@@ -3,6 +3,7 @@ package io.edp;
 import io.edp.bench.BenchCommand;
 import io.edp.bench.PushBenchmark;
 import io.edp.cli.EngineCommand;
+import io.edp.engine.process.FatalErrors;
 import java.util.Arrays;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -11,6 +12,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 public class EdpApplication {
 
     public static void main(String[] args) {
+        FatalErrors.installProcessHandler(); // an OutOfMemoryError halts the process instead of leaving it hung
         // bench push measures the manager itself, so it starts Spring in-process
         if (args.length > 1 && args[0].equals("bench") && args[1].equals("push")) {
             System.exit(PushBenchmark.run(System.out));

@@ -52,7 +52,7 @@ public final class PushBenchmark {
         var password = UUID.randomUUID().toString();
         // as command-line arguments, so that they win over application.yaml's environment mappings
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(EdpApplication.class)
-                .run("--server.port=0", "--edp.database.embedded.data-directory=target/bench/postgres",
+                .run("--server.port=0", "--edp.data-dir=target/bench",
                         "--edp.security.operator.user=bench", "--edp.security.operator.password={noop}" + password,
                         "--logging.level.root=WARN", "--spring.main.banner-mode=off")) {
             var bench = new PushBenchmark(out, password);

@@ -13,6 +13,7 @@ import io.edp.engine.numa.CpuAffinity;
 import io.edp.engine.numa.CpuSet;
 import io.edp.engine.numa.WorkerPinning;
 import io.edp.engine.packet.DropReason;
+import io.edp.engine.reject.RejectReplies;
 import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.ConnectionTable;
 import io.edp.engine.slowpath.ForwardingTables;
@@ -26,24 +27,32 @@ import io.edp.engine.worker.Generation;
 import io.edp.engine.worker.RxQueue;
 import io.edp.engine.worker.TxPort;
 import io.edp.engine.worker.Worker;
+import io.edp.engine.worker.WorkerHealth;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 
 /**
  * The data-path engine's facade: built from an {@link EngineConfig}, it opens each port's driver, starts the
  * workers (per NUMA node) and gives each RX queue to a worker of the port's node, round robin.
  * <ul>
  * <li>{@link #apply} publishes a new configuration as a new generation and returns once every worker has started
- *     an iteration under it (an RCU grace period): from then on no packet is handled by the old one.</li>
+ *     an iteration under it (an RCU grace period): from then on no packet is handled by the old one. It is
+ *     atomic: when a worker does not take the generation within {@link Worker#RESPONSE_DEADLINE}, the previous
+ *     configuration stays and apply fails.</li>
+ * <li>{@link #health} tells whether each worker is RUNNING, STALLED or DEAD; an engine with a worker that is not
+ *     running refuses {@link #apply}: only a new engine heals it.</li>
  * <li>{@link #moveQueue} hands an RX queue to another worker without loss or reordering.</li>
  * <li>{@link #stats}, {@link #topFlows}, {@link #flushFlowCaches} serve the manager.</li>
  * <li>The engine's Thread Load Balancer runs as {@link EngineConfig#tlb()} says (off unless configured); apply
@@ -52,6 +61,9 @@ import java.util.concurrent.locks.LockSupport;
  * Control methods are serialized; none of them runs on the packet path.
  */
 public final class Engine implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(Engine.class.getName());
+    private static final long STALL_NANOS = Worker.STALL_THRESHOLD.toNanos();
 
     private final Clock clock;
     private final MbufPool pool;
@@ -65,16 +77,23 @@ public final class Engine implements AutoCloseable {
     /** Round-robin position per NUMA node (-1: all workers) for placing new queues. */
     private final Map<Integer, Integer> placement = new TreeMap<>();
     private final ThreadLoadBalancer balancer;
+    /** Drivers of ports added by an apply that failed: a worker may still hold them, so they close with the engine. */
+    private final List<NicDriver> retired = new ArrayList<>();
+    /** Workers without threads, run by {@link #step()}: see {@link #startStepped}. */
+    private final boolean stepped;
     private volatile Generation current;
     private volatile EngineConfig config;
     private boolean closed;
 
-    private Engine(EngineConfig config, NicDrivers driverKinds, Clock clock) {
+    private Engine(EngineConfig config, NicDrivers driverKinds, Clock clock, ConnectionTable carried,
+            boolean stepped) {
         this.clock = clock;
+        this.stepped = stepped;
         this.config = config;
         this.driverKinds = driverKinds;
         this.pool = new MbufPool(config.mbufs(), config.mbufDescriptorBytes());
-        this.connections = new ConnectionTable(config.conntrackCapacity());
+        this.connections = carried != null && carried.capacity() == config.conntrackCapacity() ? carried
+                : new ConnectionTable(config.conntrackCapacity());
         this.workers = new Worker[config.workerCount()];
         int id = 0;
         for (Map.Entry<Integer, Integer> node : new TreeMap<>(config.workersPerNumaNode()).entrySet()) {
@@ -100,11 +119,25 @@ public final class Engine implements AutoCloseable {
                 workers[queue.owner()].adopt(queue); // before the threads start
             }
         }
-        for (Worker w : workers) {
-            w.start();
+        if (!stepped) {
+            for (Worker w : workers) {
+                w.start();
+            }
+        }
+        try {
+            awaitAdoption(current);
+        } catch (RuntimeException e) {
+            for (Worker w : workers) {
+                w.stop();
+            }
+            drivers.values().forEach(NicDriver::close);
+            pool.close();
+            throw e;
         }
         balancer = new ThreadLoadBalancer(config.tlb(), new EngineBalancing(this), InstantSource.system());
-        balancer.start();
+        if (!stepped) {
+            balancer.start();
+        }
     }
 
     /** Starts an engine on the system clock with the loopback driver available. */
@@ -113,7 +146,43 @@ public final class Engine implements AutoCloseable {
     }
 
     public static Engine start(EngineConfig config, NicDrivers driverKinds, Clock clock) {
-        return new Engine(config, driverKinds, clock);
+        return new Engine(config, driverKinds, clock, null, false);
+    }
+
+    /**
+     * Starts an engine that takes over the connections of a previous one ({@link #connections()}, of an engine
+     * closed first), so that rebuilding an engine (other workers, a port changed) cuts no connection. A table of
+     * another capacity than {@code config.conntrackCapacity()} is not taken: the engine starts with an empty one.
+     */
+    public static Engine start(EngineConfig config, NicDrivers driverKinds, Clock clock, ConnectionTable carried) {
+        return new Engine(config, driverKinds, clock, carried, false);
+    }
+
+    /**
+     * Starts an engine for deterministic tests: its workers get no threads and its balancer never cycles by
+     * itself. {@link #step()} runs one duty cycle of every worker on the caller's thread; starting, {@link #apply}
+     * and {@link #sync} end their wait for the workers with one such step, and control requests run inline. With a
+     * {@link io.edp.engine.time.ManualClock} nothing happens that the caller did not ask for, in an order it
+     * chose, so a failing sequence of packets, clock moves and applies replays exactly. One thread drives it.
+     */
+    public static Engine startStepped(EngineConfig config, NicDrivers driverKinds, Clock clock) {
+        return new Engine(config, driverKinds, clock, null, true);
+    }
+
+    /**
+     * One duty cycle of every worker, in id order, on the caller's thread: adopt the current generation, poll
+     * each owned RX queue once (a burst each), sweep. Returns the frames received. Only on a stepped engine.
+     */
+    public synchronized int step() {
+        ensureOpen();
+        if (!stepped) {
+            throw new IllegalStateException("step: this engine's workers run on threads; use startStepped");
+        }
+        int received = 0;
+        for (Worker w : workers) {
+            received += w.doWork();
+        }
+        return received;
     }
 
     /**
@@ -173,7 +242,11 @@ public final class Engine implements AutoCloseable {
 
     /**
      * Makes {@code next} the running configuration: compiles it, publishes it as a new generation, and returns
-     * the generation number once every worker has begun an iteration under it. Everything changes live except
+     * the generation number once every worker has begun an iteration under it. All or nothing: a worker that is
+     * not running refuses the apply before anything changes, and one that does not take the new generation within
+     * {@link Worker#RESPONSE_DEADLINE} makes it fail with the previous configuration published again (under a
+     * new number, since the workers that took the failed one cached entries under its number); either way the
+     * engine needs rebuilding ({@link #health}). Everything changes live except
      * the workers and the pool and conntrack sizes: ports may come and go (a port's own settings are fixed; remove
      * it and add it again to change them). A removed port's queues are released before the publish and its
      * driver closed after the grace period; an added port's queues are placed after it. When the vNICs change,
@@ -201,6 +274,10 @@ public final class Engine implements AutoCloseable {
             }
             removed.remove((Integer) p.id());
         }
+        Optional<WorkerHealth> fault = fault();
+        if (fault.isPresent()) {
+            throw new IllegalStateException(fault.get().reason() + "; the engine must be rebuilt");
+        }
         Map<Integer, NicDriver> opened = new TreeMap<>();
         Generation g;
         try {
@@ -217,15 +294,22 @@ public final class Engine implements AutoCloseable {
             opened.values().forEach(NicDriver::close);
             throw e;
         }
-        for (RxQueue q : queues) {
-            if (removed.contains(q.port())) {
-                workers[q.owner()].execute(w -> w.release(q));
-            }
-        }
         EngineConfig previous = config;
-        current = g;
-        config = next;
-        awaitGracePeriod();
+        List<RxQueue> released = new ArrayList<>();
+        try {
+            for (RxQueue q : queues) {
+                if (removed.contains(q.port())) {
+                    workers[q.owner()].execute(w -> w.release(q));
+                    released.add(q);
+                }
+            }
+            current = g;
+            config = next;
+            awaitAdoption(g);
+        } catch (RuntimeException e) {
+            rollBack(previous, g, released, opened.values(), e);
+            throw e;
+        }
         if (!next.vnics().equals(previous.vnics())) {
             // NetQueue filters follow the vNICs on the running ports, whose other settings are fixed
             List<VnicAddress> vnics = vnicAddresses(next);
@@ -247,6 +331,30 @@ public final class Engine implements AutoCloseable {
         }
         balancer.reconfigure(next.tlb());
         return g.number();
+    }
+
+    /**
+     * After {@code failed} was not taken by every worker (or not even published): publishes {@code previous} again
+     * and keeps the drivers opened for {@code failed} until the engine closes (a worker that took it may still
+     * send on them), or closes them when no worker saw it; gives the released queues back. Best effort: what fails
+     * here is added to {@code failure}.
+     */
+    private void rollBack(EngineConfig previous, Generation failed, List<RxQueue> released,
+            Collection<NicDriver> opened, RuntimeException failure) {
+        if (current == failed) {
+            current = compile(previous, failed.number() + 1, txPorts);
+            config = previous;
+            retired.addAll(opened);
+        } else {
+            opened.forEach(NicDriver::close);
+        }
+        for (RxQueue q : released) {
+            try {
+                workers[q.owner()].execute(w -> w.adopt(q));
+            } catch (RuntimeException e) {
+                failure.addSuppressed(e);
+            }
+        }
     }
 
     private static List<VnicAddress> vnicAddresses(EngineConfig c) {
@@ -279,23 +387,80 @@ public final class Engine implements AutoCloseable {
      * Returns once every worker has started a new iteration. Counters are plain per-worker longs; the workers'
      * iteration epochs are volatile, so a {@link #stats()} taken after this includes every packet handled
      * before it was called.
+     *
+     * @throws IllegalStateException when a worker is dead or begins no iteration within
+     *                               {@link Worker#RESPONSE_DEADLINE}
      */
     public void sync() {
-        awaitGracePeriod();
-    }
-
-    /** Waits until every worker has started a new iteration, i.e. none still runs on an older generation. */
-    private void awaitGracePeriod() {
         long[] seen = new long[workers.length];
         for (int i = 0; i < workers.length; i++) {
             seen[i] = workers[i].epoch();
         }
-        for (int i = 0; i < workers.length; i++) {
-            while (workers[i].epoch() == seen[i]) {
-                workers[i].wake();
+        awaitWorkers("begin an iteration", w -> w.epoch() != seen[w.id()]);
+    }
+
+    /** Waits until every worker runs {@code g}: none handles a packet under an older generation any more. */
+    private void awaitAdoption(Generation g) {
+        awaitWorkers("take generation " + g.number(), w -> w.adoptedGeneration() == g.number());
+    }
+
+    /**
+     * Waits until {@code done} holds for every worker, waking parked ones; throws as soon as one is dead, or when
+     * {@link Worker#RESPONSE_DEADLINE} has passed, naming the worker and its health.
+     */
+    private void awaitWorkers(String what, Predicate<Worker> done) {
+        if (stepped) {
+            step(); // every worker begins an iteration, on this thread
+        }
+        long deadline = System.nanoTime() + Worker.RESPONSE_DEADLINE.toNanos();
+        for (Worker w : workers) {
+            while (!done.test(w)) {
+                long now = System.nanoTime();
+                WorkerHealth health = w.health(now, STALL_NANOS);
+                if (health.state() == WorkerHealth.State.DEAD) {
+                    throw new IllegalStateException(health.reason());
+                }
+                if (now - deadline > 0) {
+                    throw new IllegalStateException("worker " + w.id() + " did not " + what + " within "
+                            + Worker.RESPONSE_DEADLINE.toSeconds() + " s"
+                            + (health.isRunning() ? "" : " (" + health.reason() + ")"));
+                }
+                w.wake();
                 LockSupport.parkNanos(10_000);
             }
         }
+    }
+
+    /**
+     * Each worker's health now: RUNNING, STALLED (no iteration for {@link Worker#STALL_THRESHOLD} since the engine
+     * last looked) or DEAD (its thread ended), with the reason. Any thread; calling it now and then (the manager
+     * does, every sweep) is what notices a stall.
+     */
+    public List<WorkerHealth> health() {
+        long now = System.nanoTime();
+        List<WorkerHealth> health = new ArrayList<>(workers.length);
+        for (Worker w : workers) {
+            health.add(w.health(now, STALL_NANOS));
+        }
+        return List.copyOf(health);
+    }
+
+    /** The first worker that is not running, if any: an engine with one needs rebuilding. */
+    public Optional<WorkerHealth> fault() {
+        for (WorkerHealth h : health()) {
+            if (!h.isRunning()) {
+                return Optional.of(h);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Test seam: the next burst that worker {@code worker} takes throws {@code fault} mid-pipeline (see
+     * {@link Worker#injectFault}); an {@link InternalError} kills the worker, other errors are survived.
+     */
+    public void injectFault(int worker, Error fault) {
+        workers[worker].injectFault(fault);
     }
 
     /**
@@ -366,13 +531,19 @@ public final class Engine implements AutoCloseable {
         List<EngineStats.WorkerStats> workerStats = new ArrayList<>();
         EngineStats.FlowCacheStats totalCache = new EngineStats.FlowCacheStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         long[] totalDrops = new long[DropReason.count()];
+        long[] rejectReplies = new long[RejectReplies.COUNTER_COUNT];
         Map<Integer, long[]> portTx = new TreeMap<>();
+        List<WorkerHealth> health = health();
         for (Worker w : workers) {
             long[] c = w.counters().snapshot();
             long[] f = w.flowCacheCounters().snapshot();
             long[] d = w.drops().snapshot();
             for (int i = 0; i < d.length; i++) {
                 totalDrops[i] += d[i];
+            }
+            long[] r = w.rejectReplyCounters().snapshot();
+            for (int i = 0; i < r.length; i++) {
+                rejectReplies[i] += r[i];
             }
             Counters ports = w.portCounters();
             for (Integer port : drivers.keySet()) {
@@ -394,7 +565,7 @@ public final class Engine implements AutoCloseable {
             workerStats.add(new EngineStats.WorkerStats(w.id(), w.numaNode(), c[Worker.RX_PACKETS], c[Worker.RX_BYTES],
                     c[Worker.TX_PACKETS], c[Worker.TX_BYTES], c[Worker.BUSY_NANOS], now - w.startedNanos(),
                     c[Worker.ITERATIONS], c[Worker.EXCEPTIONS], c[Worker.IOCHAIN_PACKETS], cache, dropMap(d),
-                    List.copyOf(owned)));
+                    List.copyOf(owned), health.get(w.id())));
         }
         List<EngineStats.QueueStats> queueStats = new ArrayList<>();
         Map<Integer, long[]> portRx = new TreeMap<>();
@@ -417,7 +588,8 @@ public final class Engine implements AutoCloseable {
         }
         return new EngineStats(Instant.now(), now, g.number(), c.mode(), List.copyOf(workerStats),
                 List.copyOf(queueStats), List.copyOf(portStats), totalCache, dropMap(totalDrops), connections.size(),
-                balancer.stats());
+                balancer.stats(), new EngineStats.RejectReplyStats(rejectReplies[RejectReplies.SENT],
+                        rejectReplies[RejectReplies.RATE_LIMITED], rejectReplies[RejectReplies.NO_BUFFER]));
     }
 
     private static Map<DropReason, Long> dropMap(long[] counts) {
@@ -445,6 +617,11 @@ public final class Engine implements AutoCloseable {
 
     public int generation() {
         return current.number();
+    }
+
+    /** The connection table, to hand over to the engine that replaces this one. */
+    public ConnectionTable connections() {
+        return connections;
     }
 
     public int workerCount() {
@@ -487,7 +664,8 @@ public final class Engine implements AutoCloseable {
 
     /**
      * Stops the balancer (outside the engine's lock: a cycle in progress may be waiting for it to move a queue),
-     * then the workers, then the drivers, then frees the packet memory.
+     * then the workers, then the drivers, then frees the packet memory. A stalled worker that does not stop within
+     * {@link Worker#RESPONSE_DEADLINE} is abandoned, so closing never hangs.
      */
     @Override
     public void close() {
@@ -498,11 +676,15 @@ public final class Engine implements AutoCloseable {
             }
             closed = true;
             for (Worker w : workers) {
-                w.stop();
+                if (!w.stop()) {
+                    LOG.log(System.Logger.Level.WARNING, "worker " + w.id() + " did not stop within "
+                            + Worker.RESPONSE_DEADLINE.toSeconds() + " s; abandoned");
+                }
             }
             for (NicDriver d : drivers.values()) {
                 d.close();
             }
+            retired.forEach(NicDriver::close);
             pool.close();
         }
     }

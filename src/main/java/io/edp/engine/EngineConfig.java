@@ -1,12 +1,16 @@
 package io.edp.engine;
 
+import io.edp.engine.config.ConfigRules;
+import io.edp.engine.fastpath.FlowCache;
 import io.edp.engine.mbuf.Mbuf;
-import io.edp.engine.mbuf.PktHandle;
+import io.edp.engine.mbuf.MbufPool;
 import io.edp.engine.nic.PortConfig;
+import io.edp.engine.slowpath.ConnectionTable;
 import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.MacAddress;
 import io.edp.engine.slowpath.Route;
 import io.edp.engine.tlb.TlbConfig;
+import io.edp.engine.worker.Worker;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -42,7 +46,7 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
     public static final String DEFAULT_ROUTER_MAC = "02:ed:00:00:00:01";
     public static final int DEFAULT_CONNTRACK_CAPACITY = 262_144;
     public static final int DEFAULT_MBUFS = 16_384;
-    public static final int MAX_WORKERS = 64;
+    public static final int MAX_WORKERS = ConfigRules.MAX_WORKERS;
 
     public EngineConfig {
         Objects.requireNonNull(mode, "mode is required");
@@ -82,17 +86,7 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
                         + " is already used on vlan " + v.vlan());
             }
         }
-        int workers = 0;
-        for (Map.Entry<Integer, Integer> e : workersPerNumaNode.entrySet()) {
-            if (e.getKey() < 0 || e.getValue() < 0) {
-                throw new IllegalArgumentException("workersPerNumaNode: node and count must be >= 0: " + e);
-            }
-            workers += e.getValue();
-        }
-        if (workers < 1 || workers > MAX_WORKERS) {
-            throw new IllegalArgumentException("workersPerNumaNode: total workers must be 1.." + MAX_WORKERS + ": "
-                    + workers);
-        }
+        ConfigRules.require(ConfigRules.workers(workersPerNumaNode));
         for (Route r : routes) {
             if (!portIds.contains(r.port())) {
                 throw new IllegalArgumentException("routes[" + r.prefix() + "].port: no such port " + r.port());
@@ -105,22 +99,17 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
             }
         }
         MacAddress.parse(routerMac, "routerMac");
-        if (conntrackCapacity < 256 || Integer.bitCount(conntrackCapacity) != 1) {
-            throw new IllegalArgumentException("conntrackCapacity must be a power of two >= 256: " + conntrackCapacity);
-        }
-        if (mbufs < 1024) {
-            throw new IllegalArgumentException("mbufs must be >= 1024: " + mbufs);
-        }
+        ConfigRules.require(ConfigRules.memory(conntrackCapacity, mbufs));
         if (descriptorBytes != 0 && descriptorBytes != Mbuf.DESCRIPTOR_BYTES) {
             throw new IllegalArgumentException("descriptorBytes must be 0 (the mode's own) or "
                     + Mbuf.DESCRIPTOR_BYTES + ": " + descriptorBytes);
         }
     }
 
-    /** The mbuf pool's descriptor size: LEGACY's 256-byte {@link PktHandle} unless {@code descriptorBytes} says
-     *  128, EDP's 128-byte {@link Mbuf} always. */
+    /** The mbuf pool's descriptor size: the mode's own ({@link Mode#descriptorBytes()}) unless
+     *  {@code descriptorBytes} says 128. */
     public int mbufDescriptorBytes() {
-        return mode == Mode.LEGACY && descriptorBytes == 0 ? PktHandle.DESCRIPTOR_BYTES : Mbuf.DESCRIPTOR_BYTES;
+        return descriptorBytes != 0 ? descriptorBytes : mode.descriptorBytes();
     }
 
     public int workerCount() {
@@ -129,6 +118,22 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
             n += count;
         }
         return n;
+    }
+
+    /** The memory this engine allocates up front; see {@link #memoryBytes(Mode, int, int, int, int)}. */
+    public long memoryBytes() {
+        return memoryBytes(mode, workerCount(), flowCache.capacity(), conntrackCapacity, mbufs);
+    }
+
+    /**
+     * The memory an engine with these settings allocates up front, heap and off-heap, from the layouts of the
+     * structures it sizes: the packet-buffer pool (descriptors and data rooms), the connection table, and per
+     * worker its flow cache and fixed tables. Not counted: the ports' driver rings (a few KiB per queue) and the
+     * objects made at run time (interned actions, statistics snapshots).
+     */
+    public static long memoryBytes(Mode mode, int workers, int flowCacheCapacity, int conntrackCapacity, int mbufs) {
+        return MbufPool.bytes(mbufs, mode.descriptorBytes()) + ConnectionTable.bytes(conntrackCapacity)
+                + workers * (FlowCache.bytes(flowCacheCapacity) + Worker.fixedBytes());
     }
 
     public PortConfig port(int id) {

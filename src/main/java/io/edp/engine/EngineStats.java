@@ -2,6 +2,7 @@ package io.edp.engine;
 
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.tlb.TlbStats;
+import io.edp.engine.worker.WorkerHealth;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -10,11 +11,12 @@ import java.util.Map;
  * An immutable snapshot of an engine's counters. Counters are cumulative since the engine started; rates and
  * utilization come from two snapshots ({@link WorkerStats#utilizationSince}). {@code takenAtNanos} is the
  * engine clock's reading, the same timeline as the busy times. {@code tlb} is the engine's Thread Load Balancer:
- * its settings, the loads of its last cycle and its recent decisions.
+ * its settings, the loads of its last cycle and its recent decisions. {@code rejectReplies} counts the replies to
+ * packets of REJECT rules (those packets themselves are {@link DropReason#FIREWALL_REJECT} drops).
  */
 public record EngineStats(Instant takenAt, long takenAtNanos, int generation, Mode mode, List<WorkerStats> workers,
         List<QueueStats> queues, List<PortStats> ports, FlowCacheStats flowCache, Map<DropReason, Long> drops,
-        long connections, TlbStats tlb) {
+        long connections, TlbStats tlb, RejectReplyStats rejectReplies) {
 
     /** Dropped packets of every reason and worker. */
     public long dropped() {
@@ -43,11 +45,12 @@ public record EngineStats(Instant takenAt, long takenAtNanos, int generation, Mo
 
     /**
      * One worker. {@code busyNanos} is time spent in non-empty bursts; {@code wallNanos} time since it started.
-     * {@code queues} lists the RX queues it polls as "port/queue".
+     * {@code exceptions} counts the Throwables its duty cycle caught. {@code queues} lists the RX queues it polls
+     * as "port/queue"; {@code health} whether it is running, stalled or dead, and why.
      */
     public record WorkerStats(int id, int numaNode, long rxPackets, long rxBytes, long txPackets, long txBytes,
             long busyNanos, long wallNanos, long iterations, long exceptions, long ioChainPackets,
-            FlowCacheStats flowCache, Map<DropReason, Long> drops, List<String> queues) {
+            FlowCacheStats flowCache, Map<DropReason, Long> drops, List<String> queues, WorkerHealth health) {
 
         /** Busy share of wall time since the worker started, 0..1. */
         public double utilization() {
@@ -68,6 +71,13 @@ public record EngineStats(Instant takenAt, long takenAtNanos, int generation, Mo
     /** One port: received (through its RX queues) and transmitted (by every worker). */
     public record PortStats(int id, String name, int numaNode, long rxPackets, long rxBytes, long txPackets,
             long txBytes) {
+    }
+
+    /**
+     * Replies to rejected packets over all workers: sent (and counted in the TX counters), held back by the
+     * per-worker rate limit, or not sent for want of a free buffer.
+     */
+    public record RejectReplyStats(long sent, long rateLimited, long noBuffer) {
     }
 
     /** Flow cache counters of DESIGN.md, for one worker or summed over all. */

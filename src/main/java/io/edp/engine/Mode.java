@@ -1,5 +1,7 @@
 package io.edp.engine;
 
+import io.edp.engine.mbuf.Mbuf;
+import io.edp.engine.mbuf.PktHandle;
 import java.util.Locale;
 
 /** The data-path mode of DESIGN.md. */
@@ -10,6 +12,11 @@ public enum Mode {
     EDP_STANDARD,
     /** Flow cache fast path; workers busy-poll their cores. NSX: ENS. */
     EDP_DEDICATED;
+
+    /** Bytes of the packet descriptor this mode's buffers carry: {@link PktHandle} in LEGACY, else {@link Mbuf}. */
+    public int descriptorBytes() {
+        return this == LEGACY ? PktHandle.DESCRIPTOR_BYTES : Mbuf.DESCRIPTOR_BYTES;
+    }
 
     /** Parses a mode, accepting the NSX names; rejects the ambiguous {@code STANDARD}. */
     public static Mode parse(String text) {

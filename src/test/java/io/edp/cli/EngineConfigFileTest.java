@@ -47,7 +47,7 @@ class EngineConfigFileTest {
     @Test
     void tlbMistakesNameTheField() throws IOException {
         assertThatThrownBy(() -> EngineConfigFile.read(write("{%s, \"tlb\": {\"thresholdPercent\": 170}}".formatted(PORTS))))
-                .hasMessageStartingWith("tlb: TLB threshold must be in (0, 1]");
+                .hasMessageStartingWith("tlb: tlb.threshold: must be in (0, 1]");
         assertThatThrownBy(() -> EngineConfigFile.read(write("{%s, \"tlb\": {\"interval\": 4}}".formatted(PORTS))))
                 .hasMessageStartingWith("unknown field 'tlb.interval'");
         assertThatThrownBy(() -> EngineConfigFile.read(write("{%s, \"tlb\": {\"enabled\": \"yes\"}}".formatted(PORTS))))

@@ -18,11 +18,15 @@ public final class Traffic {
         drained(engine, expected);
     }
 
-    /** Waits until {@code rxPackets} frames were received and every one of them was sent or dropped. */
+    /**
+     * Waits until {@code rxPackets} frames were received and every one of them was sent or dropped (a rejected
+     * one's reply, if it got one, sent too).
+     */
     public static EngineStats drained(Engine engine, long rxPackets) {
         Await.until(rxPackets + " frames handled", () -> {
             EngineStats s = engine.stats();
-            return s.rxPackets() == rxPackets && s.txPackets() + s.dropped() == rxPackets;
+            return s.rxPackets() == rxPackets
+                    && s.txPackets() + s.dropped() == rxPackets + s.rejectReplies().sent();
         }, Duration.ofSeconds(30), () -> engine.stats().toString());
         engine.sync();
         return engine.stats();

@@ -24,7 +24,6 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @DirtiesContext
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "edp.database.embedded.data-directory=target/test-postgres",
         "edp.security.operator.user=ansible",
         "edp.security.operator.password={noop}ansible-secret"})
 class AnsiblePlaybookTest {

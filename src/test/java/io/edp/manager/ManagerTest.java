@@ -29,10 +29,9 @@ import org.springframework.test.web.servlet.request.RequestPostProcessor;
  * from an empty inventory.
  * <p>
  * The database is the one that {@code SPRING_DATASOURCE_URL} (and friends) name when set, as in CI; otherwise a
- * Testcontainers PostgreSQL when Docker is available; otherwise the embedded PostgreSQL, with its data under target/.
+ * Testcontainers PostgreSQL when Docker is available; otherwise an embedded PostgreSQL ({@link TestDatabase}).
  */
 @SpringBootTest(properties = {
-        "edp.database.embedded.data-directory=target/test-postgres",
         // pre-encoded ({noop}) so that the many requests of the suite skip BCrypt's deliberate slowness
         "edp.security.operator.user=" + ManagerTest.OPERATOR,
         "edp.security.operator.password={noop}" + ManagerTest.OPERATOR_PASSWORD,
@@ -42,6 +41,8 @@ import org.springframework.test.web.servlet.request.RequestPostProcessor;
         "edp.realization.retry-initial=100ms",
         "edp.realization.retry-max=500ms",
         "edp.engines.mbufs=4096",
+        // most hosts of the suite run no engine; the memory budget is tested on its own (EngineMemoryBudgetTest)
+        "edp.engines.memory-budget=1TB",
         // hosts of the inventory tests name interfaces such as eth1: never open the machine's real ones
         "edp.engines.real-drivers=false"})
 @AutoConfigureMockMvc

@@ -24,8 +24,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * afterwards, so its reconciler does not compete with the shared test context's for hosts.
  */
 @DirtiesContext
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "edp.database.embedded.data-directory=target/test-postgres")
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class SwaggerUiBrowserTest {
 
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");

@@ -1,5 +1,9 @@
 package io.edp.manager;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -8,33 +12,51 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 
 /**
  * Chooses the real PostgreSQL of the manager's tests, in this order: the server that {@code SPRING_DATASOURCE_URL}
- * names (CI); a Testcontainers PostgreSQL when a Docker engine answers; otherwise the embedded PostgreSQL that the
- * application starts by itself (nothing to register).
+ * names (CI); a Testcontainers PostgreSQL when a Docker engine answers; otherwise an embedded PostgreSQL. Whichever
+ * it is, one server serves every Spring context of the test run, so that contexts that live side by side (the
+ * shared one and those with a real port) never compete for a data directory.
  */
 final class TestDatabase {
 
     private static final Logger log = LoggerFactory.getLogger(TestDatabase.class);
     private static final String IMAGE = "postgres:17-alpine";
 
-    private static PostgreSQLContainer container;
+    private static Server server;
 
     private TestDatabase() {
+    }
+
+    /** Where to connect, and as whom. */
+    private record Server(String url, String username, String password) {
     }
 
     static synchronized void register(DynamicPropertyRegistry registry) {
         if (System.getenv("SPRING_DATASOURCE_URL") != null) {
             return;
         }
-        if (container == null) {
-            if (!DockerClientFactory.instance().isDockerAvailable()) {
-                log.info("No SPRING_DATASOURCE_URL and no Docker engine: the tests use the embedded PostgreSQL");
-                return;
-            }
-            container = new PostgreSQLContainer(IMAGE);
-            container.start(); // stopped by Testcontainers' reaper when the JVM exits
+        if (server == null) {
+            server = DockerClientFactory.instance().isDockerAvailable() ? container() : embedded();
         }
-        registry.add("spring.datasource.url", container::getJdbcUrl);
-        registry.add("spring.datasource.username", container::getUsername);
-        registry.add("spring.datasource.password", container::getPassword);
+        registry.add("spring.datasource.url", server::url);
+        registry.add("spring.datasource.username", server::username);
+        registry.add("spring.datasource.password", server::password);
+    }
+
+    private static Server container() {
+        var container = new PostgreSQLContainer(IMAGE);
+        container.start(); // stopped by Testcontainers' reaper when the JVM exits
+        return new Server(container.getJdbcUrl(), container.getUsername(), container.getPassword());
+    }
+
+    /** A fresh cluster in a temporary directory of this JVM's own, on a free port; removed when the JVM exits. */
+    private static Server embedded() {
+        try {
+            var postgres = EmbeddedPostgres.builder().start(); // its shutdown hook stops it and deletes its data
+            log.info("No SPRING_DATASOURCE_URL and no Docker engine: the tests use an embedded PostgreSQL on port {}",
+                    postgres.getPort());
+            return new Server(postgres.getJdbcUrl("postgres", "postgres"), "postgres", "");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the tests' embedded PostgreSQL", e);
+        }
     }
 }

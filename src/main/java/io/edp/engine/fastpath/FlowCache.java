@@ -1,6 +1,7 @@
 package io.edp.engine.fastpath;
 
 import io.edp.engine.packet.FlowKey;
+import io.edp.engine.slowpath.ConnectionTable;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -15,11 +16,15 @@ import java.util.List;
  * what it is sized for. Owned by exactly one worker thread; other threads only read the counters array it was
  * given.
  *
- * <p>Each entry is one 64-byte cache line of {@code entries} (8 longs), beside a parallel {@code int} signature per
- * slot so a lookup touches the bucket's 16-byte signature row (two on a primary-bucket miss) and, on a match, one
- * entry line.
+ * <p>Each entry is two adjacent 64-byte cache lines of {@code entries} (16 longs), beside a parallel {@code int}
+ * signature per slot so a lookup touches the bucket's 16-byte signature row (two on a primary-bucket miss) and, on
+ * a match, the entry. Line 0 is what a lookup reads to decide; line 1 is what a hit writes (its counters) and
+ * room for what is coming, so that the layout changes once for all three: telemetry (64-bit counters, first
+ * seen, TCP flags), the action inline instead of an index (a hit then reads no {@code Action} object), and the
+ * connection an entry rests on.
  * <pre>
  *  word bits   field
+ *  line 0: decide
  *   0   64     srcHi     \
  *   1   64     srcLo      |
  *   2   64     dstHi      |  the flow key words 0..4 of {@link FlowKey}
@@ -29,13 +34,27 @@ import java.util.List;
  *   6   32..63 expiry, milliseconds of the engine clock (wrap-safe int compare)
  *       16..31 action index into the worker's action table (which holds at most 65,536)
  *        0..15 generation (low 16 bits; workers flush when the high bits change)
- *   7   32..63 packets  \ since install or revalidation, modulo 2^32
- *        0..31 bytes    /
+ *   7   32..63 last hit, ms (also last seen, for telemetry)
+ *        0..31 connection reference the verdict rests on ({@link ConnectionTable#touch}), -1 for none
+ *  line 1: count, and room
+ *   8   64     packets  \ since install or revalidation
+ *   9   64     bytes    /
+ *  10   32..63 reserved: first seen, ms        \ telemetry
+ *        0..7  reserved: OR of the TCP flags   /
+ *  11          reserved: telemetry
+ *  12-15       reserved: the action inline (port and queue, VLAN op and VID, TTL/MAC flags, drop reason, rule id,
+ *              source and destination MAC)
  * </pre>
  * The signature of a slot is the key's full 32-bit hash (0 = empty): the primary bucket is its low bits, the
  * alternative one its Fibonacci hash (the top bits of hash × 2^32/φ), which depends on every bit, so keys that
  * share a primary bucket scatter over the others; and an entry's other bucket follows from its signature alone,
  * which is what lets displacement move entries without rereading their keys.
+ *
+ * <p><b>Coherence with connection tracking.</b> An entry whose verdict rests on a connection keeps it alive: a hit
+ * stamps word 7 and, when the stamp moved (at most once per millisecond), the caller folds it into the
+ * connection ({@link #touch}). An entry idle for {@link ConnectionTable#SHORTEST_TIMEOUT_MILLIS} or longer may rest
+ * on a connection that has since expired, so it goes back to the slow path ({@link #STALE}), which decides as it
+ * would without the cache. So no entry outlives the state its verdict depends on.
  *
  * <p>Staged expiry: an installed entry expires at now + U[min, max], drawn from a per-cache xorshift generator, so
  * flows installed together do not come back to the slow path together. Insertion takes, in order: a free slot of
@@ -70,10 +89,11 @@ public final class FlowCache {
      * insertion into a really full cache costs.
      */
     private static final int SEARCH_BUCKETS = 64;
-    private static final int WORDS = 8;
+    private static final int WORDS = 16;
+    /** {@link #install} connection reference of an entry that rests on no connection. */
+    public static final int NO_CONNECTION = -1;
     /** Action indices the entry can hold. */
     public static final int MAX_ACTIONS = 1 << 16;
-    private static final long COUNTER_MASK = 0xFFFF_FFFFL;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
     private final int capacity;
@@ -114,13 +134,19 @@ public final class FlowCache {
         this.random = seed == 0 ? 0x2545F4914F6CDD1DL : seed;
     }
 
+    /** Heap a cache of {@code capacity} entries holds: the entry lines and the signature per slot. */
+    public static long bytes(int capacity) {
+        return (long) capacity * (WORDS * Long.BYTES + Integer.BYTES);
+    }
+
     public int capacity() {
         return capacity;
     }
 
     /**
      * Finds the entry for the key at {@code keyBase} in {@code descriptors}: its slot when it is current
-     * (same generation, not expired), {@link #STALE} when it must be revalidated, {@link #MISS} otherwise.
+     * (same generation, not expired, not idle past what its connection may be), {@link #STALE} when it must be
+     * revalidated, {@link #MISS} otherwise.
      */
     public int lookup(MemorySegment descriptors, long keyBase, int hash, int generation, int nowMillis) {
         int slot = find(descriptors, keyBase, hash);
@@ -130,7 +156,10 @@ public final class FlowCache {
         }
         int base = slot * WORDS;
         long meta = entries[base + 6];
-        if (((int) meta & 0xFFFF) != (generation & 0xFFFF) || (int) (meta >>> 32) - nowMillis <= 0) {
+        long lastHit = entries[base + 7];
+        if (((int) meta & 0xFFFF) != (generation & 0xFFFF) || (int) (meta >>> 32) - nowMillis <= 0
+                || ((int) lastHit != NO_CONNECTION
+                        && nowMillis - (int) (lastHit >>> 32) >= ConnectionTable.SHORTEST_TIMEOUT_MILLIS)) {
             counters[REVALIDATIONS]++;
             return STALE;
         }
@@ -148,7 +177,7 @@ public final class FlowCache {
         for (int s = first; s < first + WAYS; s++) {
             slot = signatures[s] == hash ? s : slot;
         }
-        warmed += entries[slot * WORDS];
+        warmed += entries[slot * WORDS] + entries[slot * WORDS + 8];
     }
 
     /** The action index of a current entry found by {@link #lookup}. */
@@ -159,17 +188,39 @@ public final class FlowCache {
     /** Counts one packet of {@code bytes} on the entry at {@code slot}. */
     public void count(int slot, int bytes) {
         int base = slot * WORDS;
-        long w7 = entries[base + 7];
-        entries[base + 7] = (w7 + (1L << 32) & ~COUNTER_MASK) | ((w7 + bytes) & COUNTER_MASK);
+        entries[base + 8]++;
+        entries[base + 9] += bytes;
     }
 
     /**
-     * Installs (or refreshes) the entry for the key, with a fresh staged expiry. Returns its slot. May move other
-     * entries to their alternative buckets (slots returned earlier are then stale); evicts the entry nearest to
-     * expiry only when no room could be made.
+     * Stamps a hit at {@code nowMillis} on the entry at {@code slot}. Returns the connection reference the caller
+     * must {@link ConnectionTable#touch} when the stamp moved and the entry rests on a connection, else
+     * {@link #NO_CONNECTION}.
      */
+    public int touch(int slot, int nowMillis) {
+        int at = slot * WORDS + 7;
+        long lastHit = entries[at];
+        if ((int) (lastHit >>> 32) == nowMillis) {
+            return NO_CONNECTION;
+        }
+        entries[at] = ((long) nowMillis << 32) | (lastHit & 0xFFFF_FFFFL);
+        return (int) lastHit;
+    }
+
+    /** {@link #install} of an entry whose verdict rests on no connection. */
     public int install(MemorySegment descriptors, long keyBase, int hash, int actionIndex, int generation,
             int nowMillis) {
+        return install(descriptors, keyBase, hash, actionIndex, generation, nowMillis, NO_CONNECTION);
+    }
+
+    /**
+     * Installs (or refreshes) the entry for the key, with a fresh staged expiry, resting on the connection
+     * {@code connection} (a {@link ConnectionTable} reference, or {@link #NO_CONNECTION}). Returns its slot. May
+     * move other entries to their alternative buckets (slots returned earlier are then stale); evicts the entry
+     * nearest to expiry only when no room could be made.
+     */
+    public int install(MemorySegment descriptors, long keyBase, int hash, int actionIndex, int generation,
+            int nowMillis, int connection) {
         if (actionIndex < 0 || actionIndex >= MAX_ACTIONS) {
             counters[INSERTION_FAILURES]++;
             return -1;
@@ -185,9 +236,20 @@ public final class FlowCache {
         }
         entries[base + 6] = ((long) (nowMillis + minExpiryMillis + nextSpread()) << 32)
                 | ((long) actionIndex << 16) | (generation & 0xFFFF);
-        entries[base + 7] = 0;
+        entries[base + 7] = ((long) nowMillis << 32) | (connection & 0xFFFF_FFFFL);
+        entries[base + 8] = 0;
+        entries[base + 9] = 0;
         signatures[slot] = hash;
         return slot;
+    }
+
+    /** Removes the entry for the key, if any: the slow path decided something the cache must not keep. */
+    public void forget(MemorySegment descriptors, long keyBase, int hash) {
+        int slot = find(descriptors, keyBase, hash);
+        if (slot >= 0) {
+            signatures[slot] = 0;
+            counters[ENTRIES]--;
+        }
     }
 
     /** Retires up to {@code budget} slots' worth of expired entries, continuing where the last sweep stopped. */
@@ -226,7 +288,7 @@ public final class FlowCache {
                 int b = slot * WORDS;
                 String key = FlowKey.describe(entries[b], entries[b + 1], entries[b + 2], entries[b + 3],
                         entries[b + 4], entries[b + 5]);
-                flows.add(new CachedFlow(key, entries[b + 7] >>> 32, entries[b + 7] & COUNTER_MASK,
+                flows.add(new CachedFlow(key, entries[b + 8], entries[b + 9],
                         actionIndex(slot), (int) entries[b + 6] & 0xFFFF));
             }
         }

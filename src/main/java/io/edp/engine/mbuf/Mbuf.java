@@ -24,8 +24,9 @@ import java.lang.foreign.ValueLayout;
  *   24   4  actionIndex decided action
  *   28   4  flowHash    hash of the flow key
  *   32   8  timestamp   rx time, ns
- *   40   8  connection  conntrack id that let the packet through (slow path), -1 for none
- *   48  16  reserved
+ *   40   8  connection  reference of the conntrack entry that let the packet through (slow path), -1 for none
+ *   48   4  fragmentId  IPv4 identification / IPv6 fragment identification, when the key says fragment
+ *   52  12  reserved
  * </pre>
  */
 public final class Mbuf {
@@ -45,6 +46,7 @@ public final class Mbuf {
     public static final int FLOW_HASH_OFFSET = 28;
     public static final int TIMESTAMP_OFFSET = 32;
     public static final int CONNECTION_OFFSET = 40;
+    public static final int FRAGMENT_ID_OFFSET = 48;
     public static final int FLOW_KEY_OFFSET = 64;
     public static final int FLOW_KEY_BYTES = 64;
 
@@ -228,6 +230,15 @@ public final class Mbuf {
 
     public Mbuf connection(long id) {
         descriptors.set(LONG, base + CONNECTION_OFFSET, id);
+        return this;
+    }
+
+    public int fragmentId() {
+        return descriptors.get(INT, base + FRAGMENT_ID_OFFSET);
+    }
+
+    public Mbuf fragmentId(int id) {
+        descriptors.set(INT, base + FRAGMENT_ID_OFFSET, id);
         return this;
     }
 

@@ -47,6 +47,11 @@ public final class MbufPool implements AutoCloseable {
         this.freeCount = capacity;
     }
 
+    /** Memory a pool of {@code capacity} buffers holds: descriptors and data rooms off-heap, the free list on heap. */
+    public static long bytes(int capacity, int descriptorBytes) {
+        return (long) capacity * (descriptorBytes + DATA_ROOM_BYTES + Integer.BYTES);
+    }
+
     public int capacity() {
         return capacity;
     }

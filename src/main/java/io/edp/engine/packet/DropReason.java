@@ -29,6 +29,8 @@ public enum DropReason {
     NO_ROUTE,
     TTL_EXCEEDED,
     ACTION_TABLE_FULL,
+    /** A later IP fragment whose datagram's first fragment this worker has no decision for (not seen, timed out). */
+    FRAGMENT_WITHOUT_FIRST,
     // transmit and the worker itself
     PORT_DOWN,
     TX_QUEUE_FULL,

@@ -17,7 +17,7 @@ import java.lang.foreign.ValueLayout;
  *   40   8  l2       destination MAC (48) outer VLAN tag (16: 0x1000 = tagged | VID)
  *   48   1  tcpFlags
  *   49   1  ttl      IPv4 TTL or IPv6 hop limit
- *   50   1  flags    {@link #FLAG_SLOW_PATH_ONLY}
+ *   50   1  flags    {@link #FLAG_SLOW_PATH_ONLY}, {@link #FLAG_FRAGMENT}, {@link #FLAG_LATER_FRAGMENT}
  *   51   1  reserved
  *   52   2  innerTag QinQ inner tag, as the outer one
  *   54   2  etherType
@@ -27,7 +27,7 @@ import java.lang.foreign.ValueLayout;
  * The flow cache keys on words 0..5. The destination MAC is in the key because the IOChain's decision depends
  * on it (switched to a vNIC, or routed when it is the router's); the etherType is implied by ipVersion because
  * only IP flows are cached, and QinQ frames (rare on VM ports) always take the IOChain, so the inner tag stays
- * out of the key and the whole entry fits one cache line.
+ * out of the key and the key stays six words.
  */
 public final class FlowKey {
 
@@ -45,8 +45,12 @@ public final class FlowKey {
     public static final int SRC_MAC = 58;
 
     public static final int VLAN_TAGGED = 0x1000;
-    /** Set for frames the flow cache never serves (ARP, QinQ): they always run the IOChain. */
+    /** Set for frames the flow cache never serves (ARP, QinQ, IP fragments): they always run the IOChain. */
     public static final int FLAG_SLOW_PATH_ONLY = 1;
+    /** Part of a fragmented IP datagram ({@link io.edp.engine.mbuf.Mbuf#fragmentId()} identifies it). */
+    public static final int FLAG_FRAGMENT = 2;
+    /** A fragment other than the first: it carries no transport header, so its ports in the key are 0. */
+    public static final int FLAG_LATER_FRAGMENT = 4;
 
     public static final int TCP_FIN = 0x01;
     public static final int TCP_SYN = 0x02;

@@ -11,7 +11,9 @@ import java.lang.foreign.ValueLayout;
 /**
  * Parses an Ethernet frame into the exact {@link FlowKey} in the mbuf's flow-key line: Ethernet, 802.1Q and
  * QinQ, ARP, IPv4 with options, IPv6 with up to {@link #MAX_EXTENSION_HEADERS} extension headers, TCP, UDP,
- * ICMP, ICMPv6. Every bound is checked against the frame length; a malformed frame yields its
+ * ICMP, ICMPv6. IP fragments are marked as such in the key (with their datagram's identification in the mbuf): a
+ * later fragment has no transport header, so the IOChain decides it by its first fragment. Every bound is
+ * checked against the frame length; a malformed frame yields its
  * {@link DropReason} instead of an exception. Checksums are not verified (NIC offload territory).
  * Stateless: one instance may serve every worker.
  */
@@ -118,7 +120,11 @@ public final class FrameParser {
         long dst = (long) u32(data, frame + l3 + 16) << 32;
         d.set(BYTE, key + FlowKey.TTL, data.get(BYTE, frame + l3 + 8));
         int l4 = l3 + headerBytes;
-        boolean laterFragment = (u16(data, frame + l3 + 6) & 0x1FFF) != 0;
+        int fragment = u16(data, frame + l3 + 6);
+        boolean laterFragment = (fragment & 0x1FFF) != 0;
+        if ((fragment & 0x3FFF) != 0) { // more fragments, or an offset
+            markFragment(m, d, key, laterFragment, u16(data, frame + l3 + 4));
+        }
         return transport(m, data, frame, l3 + totalLength, l4, proto, !laterFragment, d, key, src, 0, dst, 0, 4,
                 l2, inPort);
     }
@@ -149,8 +155,17 @@ public final class FrameParser {
             }
             int following = u8(data, frame + at);
             if (next == 44) {
-                hasL4 &= (u16(data, frame + at + 2) & 0xFFF8) == 0;
+                int offsetAndMore = u16(data, frame + at + 2);
+                boolean laterFragment = (offsetAndMore & 0xFFF8) != 0;
+                if ((offsetAndMore & 0xFFF9) != 0) { // not an atomic fragment (RFC 6946): offset 0 without M
+                    markFragment(m, d, key, laterFragment, u32(data, frame + at + 4));
+                }
                 at += 8;
+                if (laterFragment) {
+                    next = following;
+                    hasL4 = false;
+                    break; // the rest is payload, whatever its next-header field says
+                }
             } else if (next == 51) {
                 at += (u8(data, frame + at + 1) + 2) * 4;
             } else {
@@ -164,6 +179,13 @@ public final class FrameParser {
         return transport(m, data, frame, end, at, next, hasL4, d, key,
                 data.get(U64, frame + l3 + 8), data.get(U64, frame + l3 + 16),
                 data.get(U64, frame + l3 + 24), data.get(U64, frame + l3 + 32), 6, l2, inPort);
+    }
+
+    private static void markFragment(Mbuf m, MemorySegment d, long key, boolean later, int id) {
+        int flags = FlowKey.flags(d, key) | FlowKey.FLAG_SLOW_PATH_ONLY | FlowKey.FLAG_FRAGMENT
+                | (later ? FlowKey.FLAG_LATER_FRAGMENT : 0);
+        d.set(BYTE, key + FlowKey.FLAGS, (byte) flags);
+        m.fragmentId(id);
     }
 
     private static boolean isExtension(int next) {

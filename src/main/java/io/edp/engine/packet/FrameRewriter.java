@@ -10,7 +10,8 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Executes an {@link Action}'s header rewrites on a parsed frame: TTL / hop-limit decrement (with an incremental
- * IPv4 checksum update, RFC 1624), MAC rewrite, then VLAN push / pop / set using the mbuf headroom. Used by the
+ * IPv4 checksum update, RFC 1624), MAC rewrite, then VLAN push / pop / set (QinQ: pop both, or pop and set)
+ * using the mbuf headroom. Used by the
  * fast path and the slow path alike, so both produce identical frames.
  */
 public final class FrameRewriter {
@@ -58,14 +59,29 @@ public final class FrameRewriter {
             m.dataOffset(m.dataOffset() - 4).dataLength(m.dataLength() + 4);
             m.l3Offset(m.l3Offset() + 4);
         } else if (op == VlanOp.POP) {
-            moveMacs(data, frame, frame + 4);
-            m.dataOffset(m.dataOffset() + 4).dataLength(m.dataLength() - 4);
-            m.l3Offset(m.l3Offset() - 4);
+            pop(m, data, frame, 1);
         } else if (op == VlanOp.SET) {
-            int tci = data.get(U16, frame + 14) & 0xF000;
-            data.set(U16, frame + 14, (short) (tci | a.vlan()));
+            setVid(data, frame + 14, a.vlan());
+        } else if (op == VlanOp.POP_BOTH) {
+            pop(m, data, frame, 2);
+        } else if (op == VlanOp.POP_SET) {
+            setVid(data, frame + 18, a.vlan());
+            pop(m, data, frame, 1);
         }
         return FORWARD;
+    }
+
+    /** Keeps the priority bits of the tag control word at {@code tci}, replaces its VID. */
+    private static void setVid(MemorySegment data, long tci, int vid) {
+        data.set(U16, tci, (short) ((data.get(U16, tci) & 0xF000) | vid));
+    }
+
+    /** Removes the outer {@code tags} 802.1Q tags by moving the MACs over them. */
+    private static void pop(Mbuf m, MemorySegment data, long frame, int tags) {
+        int bytes = 4 * tags;
+        moveMacs(data, frame, frame + bytes);
+        m.dataOffset(m.dataOffset() + bytes).dataLength(m.dataLength() - bytes);
+        m.l3Offset(m.l3Offset() - bytes);
     }
 
     /** Moves the 12 MAC bytes (overlapping moves included: both words are read before writing). */

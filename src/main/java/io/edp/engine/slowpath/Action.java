@@ -14,6 +14,16 @@ public record Action(int outPort, VlanOp vlanOp, int vlan, boolean rewriteMacs, 
         return dropReason >= 0;
     }
 
+    /**
+     * Whether the flow cache may keep this decision. Not a firewall drop: with no change of policy, a connection
+     * opened later (by the other direction, or from another port) turns it into a pass, so it rests on the
+     * absence of state that no entry can watch. Such packets run the IOChain each time, as in LEGACY.
+     */
+    public boolean cacheable() {
+        return dropReason != DropReason.FIREWALL_DROP.ordinal() && dropReason != DropReason.FIREWALL_REJECT.ordinal()
+                && dropReason != DropReason.CONNTRACK_FULL.ordinal();
+    }
+
     boolean sameAs(int outPort, VlanOp vlanOp, int vlan, boolean rewriteMacs, long srcMac, long dstMac,
             boolean decrementTtl, int dropReason, int ruleId) {
         return this.outPort == outPort && this.vlanOp == vlanOp && this.vlan == vlan

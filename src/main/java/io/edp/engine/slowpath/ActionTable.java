@@ -16,10 +16,19 @@ public final class ActionTable {
 
     public ActionTable(int capacity) {
         this.actions = new Action[capacity];
-        int table = Integer.highestOneBit(capacity * 2 - 1) * 2;
+        int table = slotCount(capacity);
         this.slots = new int[table];
         this.mask = table - 1;
         Arrays.fill(slots, -1);
+    }
+
+    /** Heap the table's arrays hold for {@code capacity} actions (references counted as 8 bytes). */
+    public static long bytes(int capacity) {
+        return (long) capacity * Long.BYTES + (long) slotCount(capacity) * Integer.BYTES;
+    }
+
+    private static int slotCount(int capacity) {
+        return Integer.highestOneBit(capacity * 2 - 1) * 2;
     }
 
     public Action get(int index) {

@@ -1,22 +1,34 @@
 package io.edp.engine.slowpath;
 
 import io.edp.engine.packet.FlowKey;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.List;
 
 /**
- * Connection tracking shared by every worker (the two directions of a connection arrive on different queues),
- * touched only by the slow path. The table is split into stripes, each an open-addressing array of 8-long
- * entries guarded by its own monitor, so a lookup locks one stripe, probes primitive arrays and allocates nothing.
+ * Connection tracking shared by every worker (the two directions of a connection arrive on different queues) and
+ * by every generation of the engine — and by the next engine when one is rebuilt, so no reconfiguration cuts a
+ * connection. The table is split into stripes, each an open-addressing array of 8-long entries guarded by its own
+ * monitor, so a slow-path lookup locks one stripe, probes primitive arrays and allocates nothing.
  * <pre>
  *  word field
  *  0-3  address a (hi, lo), address b (hi, lo); a is the lower (address, port) end, so both directions match
  *  4    aPort(16) bPort(16) proto(8) ipVersion(8) 0(16); ipVersion 0 marks a free slot
- *  5    state(8) initiatorIsA(8) ruleId(32)
- *  6    expiry ms(32) policy generation(32)
- *  7    connection id: stripe(6) sequence(25)
+ *  5    state(8) initiatorIsA(8) 0(16) ruleId(32)
+ *  6    last seen by the slow path, ms(32) | policy version it was last checked under(32)
+ *  7    the initiator's ingress port(32) | its switched egress port, -1 when routed(32)
  * </pre>
- * States are a loose TCP model (mid-stream pickup allowed): SYN_SENT, ESTABLISHED, FIN_WAIT, CLOSED, plus
- * ACTIVE for UDP/ICMP/other; each has its idle timeout. An entry evaluated under an older policy generation is
- * re-checked against the current rules, so a new DROP rule also cuts existing connections.
+ * <b>Liveness follows the fast path.</b> Beside the entries, {@code seen} holds one last-seen time per connection
+ * and direction (index: the connection's reference, {@code slot << 1 | direction}), written by workers on a
+ * flow-cache hit without a lock (opaque stores, at most once per millisecond per cache entry). A connection
+ * expires at max(its last-seen times) + the idle timeout of its state. State changes only on the packets that
+ * always take the slow path (TCP SYN, FIN, RST), so a cache hit never owes its connection a transition, only
+ * its last-seen time: the table then expires every connection exactly when it would without the cache.
+ * <p>States are a loose TCP model (mid-stream pickup allowed): SYN_SENT, ESTABLISHED, FIN_WAIT, CLOSED, plus
+ * ACTIVE for UDP/ICMP/other; each has its idle timeout. The rules a connection was checked under are numbered
+ * by {@link #policyVersion}: when the rules change, a connection met under an older version is re-checked against
+ * the current rules in its initiator's direction (with the initiator's ports) on its next packet, whichever way
+ * that packet goes, and forgotten if they no longer allow it. Nothing else removes a connection.
  */
 public final class ConnectionTable {
 
@@ -26,7 +38,10 @@ public final class ConnectionTable {
     public static final int CLOSED = 4;
     public static final int ACTIVE = 5;
 
-    /** {@link #find} result: no live connection under the current policy; evaluate the rules. */
+    /** The shortest idle timeout of any state: a cache entry idle this long may rest on a dead connection. */
+    public static final int SHORTEST_TIMEOUT_MILLIS = 20_000;
+
+    /** {@link #find} result: no live connection; evaluate the rules. */
     public static final long NOT_FOUND = -1;
     /** {@link #insert} result: the stripe has no room. */
     public static final long FULL = -2;
@@ -34,17 +49,25 @@ public final class ConnectionTable {
     private static final int WORDS = 8;
     private static final int MAX_PROBES = 16;
     private static final int STRIPES = 64;
+    private static final VarHandle SEEN = MethodHandles.arrayElementVarHandle(int[].class);
 
     private final Stripe[] stripes = new Stripe[STRIPES];
     private final int stripeMask;
+    private final int capacity;
+    /** Last seen by the fast path, per connection reference (slot and direction); see the class comment. */
+    private final int[] seen;
+    private List<FirewallRule> policy;
+    private int policyVersion;
 
     private static final class Stripe {
         final long[] entries;
-        long nextId;
+        /** The global slot number of this stripe's slot 0. */
+        final int firstSlot;
         int live;
 
-        Stripe(int slots) {
+        Stripe(int slots, int firstSlot) {
             entries = new long[slots * WORDS];
+            this.firstSlot = firstSlot;
         }
     }
 
@@ -54,18 +77,44 @@ public final class ConnectionTable {
                     + ": " + capacity);
         }
         int perStripe = capacity / STRIPES;
+        this.capacity = capacity;
         this.stripeMask = perStripe - 1;
+        this.seen = new int[capacity * 2];
         for (int i = 0; i < STRIPES; i++) {
-            stripes[i] = new Stripe(perStripe);
+            stripes[i] = new Stripe(perStripe, i * perStripe);
         }
+    }
+
+    /** Heap a table of {@code capacity} slots holds: its entries and two last-seen times per slot. */
+    public static long bytes(int capacity) {
+        return (long) capacity * (WORDS * Long.BYTES + 2 * Integer.BYTES);
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    /**
+     * The version number of a rule set: the current one when {@code rules} equal the rules last numbered, else the
+     * next. Connections checked under another version are re-checked on their next packet. Control path.
+     */
+    public synchronized int policyVersion(List<FirewallRule> rules) {
+        if (!rules.equals(policy)) {
+            policy = List.copyOf(rules);
+            policyVersion++;
+        }
+        return policyVersion;
     }
 
     /**
      * Looks the packet's connection up and advances its state. When it lets the packet through without rule
-     * evaluation, returns {@code ruleId << 32 | connectionId} (both ≥ 0), else {@link #NOT_FOUND}.
+     * evaluation, returns {@code ruleId << 32 | reference} (both ≥ 0; the reference is what a cache entry gives
+     * {@link #touch}). A connection last checked under another policy version is first re-checked against
+     * {@code rules} in its initiator's direction; when they no longer allow it, it is forgotten. Else (no live
+     * connection, or a forgotten one) {@link #NOT_FOUND}: the packet meets the rules in its own direction.
      */
     public long find(long srcHi, long srcLo, long dstHi, long dstLo, long l4, int tcpFlags, int nowMillis,
-            int generation) {
+            RuleSet rules, int policyVersion) {
         boolean srcIsA = srcIsA(srcHi, srcLo, dstHi, dstLo, l4);
         long ports = portsWord(l4, srcIsA);
         int hash = srcIsA ? hash(srcHi, srcLo, dstHi, dstLo, ports) : hash(dstHi, dstLo, srcHi, srcLo, ports);
@@ -77,23 +126,33 @@ public final class ConnectionTable {
             }
             long[] e = s.entries;
             int state = (int) (e[base + 5] >>> 56);
-            if ((int) e[base + 6] != generation || (state == CLOSED && (tcpFlags & FlowKey.TCP_SYN) != 0)) {
-                return NOT_FOUND;
+            if (state == CLOSED && (tcpFlags & FlowKey.TCP_SYN) != 0) {
+                return NOT_FOUND; // a new connection on the same addresses and ports: it meets the rules
             }
-            boolean fromInitiator = ((e[base + 5] >>> 48) & 1) == (srcIsA ? 1 : 0);
-            int next = nextState(state, FlowKey.proto(l4), tcpFlags, fromInitiator);
-            e[base + 5] = (e[base + 5] & ~(0xFFL << 56)) | ((long) next << 56);
-            e[base + 6] = ((long) (nowMillis + timeoutMillis(next)) << 32) | (generation & 0xFFFF_FFFFL);
-            return ((long) (int) e[base + 5] << 32) | e[base + 7];
+            boolean initiatorIsA = ((e[base + 5] >>> 48) & 1) == 1;
+            int ruleId = (int) e[base + 5];
+            if ((int) e[base + 6] != policyVersion) {
+                int rule = recheck(e, base, initiatorIsA, rules);
+                if (rule >= 0 && rules.verdict(rule) != Verdict.ALLOW) {
+                    forget(s, base, nowMillis);
+                    return NOT_FOUND;
+                }
+                ruleId = rule < 0 ? 0 : rules.id(rule);
+            }
+            int next = nextState(state, FlowKey.proto(l4), tcpFlags, initiatorIsA == srcIsA);
+            e[base + 5] = ((long) next << 56) | ((initiatorIsA ? 1L : 0L) << 48) | (ruleId & 0xFFFF_FFFFL);
+            e[base + 6] = ((long) nowMillis << 32) | (policyVersion & 0xFFFF_FFFFL);
+            return ((long) ruleId << 32) | reference(s, base, srcIsA);
         }
     }
 
     /**
-     * Records a connection the rules allowed (or refreshes one evaluated under an older generation); returns its
-     * 31-bit id or {@link #FULL}.
+     * Records a connection the rules allowed the packet to start (or restarts one, for a SYN on a closed
+     * connection); returns its reference or {@link #FULL}. {@code inPort} and {@code outPort} (-1 when routed) are
+     * the packet's, kept for re-checking the connection in its initiator's direction.
      */
     public long insert(long srcHi, long srcLo, long dstHi, long dstLo, long l4, int tcpFlags, int nowMillis,
-            int generation, int ruleId) {
+            int policyVersion, int ruleId, int inPort, int outPort) {
         boolean srcIsA = srcIsA(srcHi, srcLo, dstHi, dstLo, l4);
         long ports = portsWord(l4, srcIsA);
         int hash = srcIsA ? hash(srcHi, srcLo, dstHi, dstLo, ports) : hash(dstHi, dstLo, srcHi, srcLo, ports);
@@ -111,31 +170,27 @@ public final class ConnectionTable {
                 e[base + 2] = srcIsA ? dstHi : srcHi;
                 e[base + 3] = srcIsA ? dstLo : srcLo;
                 e[base + 4] = ports;
-                e[base + 7] = ((long) (hash >>> 26) << 25) | (s.nextId++ & 0x1FF_FFFF);
+                int first = reference(s, base, true);
+                SEEN.setOpaque(seen, first, nowMillis);
+                SEEN.setOpaque(seen, first + 1, nowMillis);
                 s.live++;
             }
             int state = firstState(FlowKey.proto(l4), tcpFlags);
             e[base + 5] = ((long) state << 56) | ((srcIsA ? 1L : 0L) << 48) | (ruleId & 0xFFFF_FFFFL);
-            e[base + 6] = ((long) (nowMillis + timeoutMillis(state)) << 32) | (generation & 0xFFFF_FFFFL);
-            return e[base + 7];
+            e[base + 6] = ((long) nowMillis << 32) | (policyVersion & 0xFFFF_FFFFL);
+            e[base + 7] = ((long) inPort << 32) | (outPort & 0xFFFF_FFFFL);
+            return reference(s, base, srcIsA);
         }
     }
 
-    /** Forgets the packet's connection (a new policy dropped it). */
-    public void remove(long srcHi, long srcLo, long dstHi, long dstLo, long l4, int nowMillis) {
-        boolean srcIsA = srcIsA(srcHi, srcLo, dstHi, dstLo, l4);
-        long ports = portsWord(l4, srcIsA);
-        int hash = srcIsA ? hash(srcHi, srcLo, dstHi, dstLo, ports) : hash(dstHi, dstLo, srcHi, srcLo, ports);
-        Stripe s = stripes[hash >>> 26];
-        synchronized (s) {
-            int base = probe(s, hash, srcIsA, srcHi, srcLo, dstHi, dstLo, ports, nowMillis);
-            if (base >= 0) {
-                // expire rather than free: later entries of the probe chain stay reachable
-                s.entries[base + 5] = 0;
-                s.entries[base + 6] = (long) nowMillis << 32;
-                s.live--;
-            }
-        }
+    /**
+     * Records that a cache entry resting on the connection {@code reference} took a hit at {@code nowMillis}:
+     * fast path, no lock, a store and no load (a store that misses the cache does not stall the worker; a load
+     * would). A direction's writers are the workers that see its packets, all reading one clock, so when two race
+     * the time kept is at most one of their clock readings old.
+     */
+    public void touch(int reference, int nowMillis) {
+        SEEN.setOpaque(seen, reference, nowMillis);
     }
 
     /** Live connections (approximate: expired entries count until their slot is reused). */
@@ -165,11 +220,49 @@ public final class ConnectionTable {
             }
             if (e[base + 4] == ports && e[base] == aHi && e[base + 1] == aLo && e[base + 2] == bHi
                     && e[base + 3] == bLo) {
-                return (int) (e[base + 6] >>> 32) - nowMillis > 0 ? base : -1;
+                return alive(s, base, nowMillis) ? base : -1;
             }
             slot = (slot + 1) & stripeMask;
         }
         return -1;
+    }
+
+    /** Whether the connection at {@code base} has not been idle for its state's timeout (removed ones are not). */
+    private boolean alive(Stripe s, int base, int nowMillis) {
+        long[] e = s.entries;
+        int state = (int) (e[base + 5] >>> 56);
+        if (state == 0) {
+            return false;
+        }
+        int last = (int) (e[base + 6] >>> 32);
+        int reference = reference(s, base, true);
+        int seenA = (int) SEEN.getOpaque(seen, reference);
+        int seenB = (int) SEEN.getOpaque(seen, reference + 1);
+        last = seenA - last > 0 ? seenA : last;
+        last = seenB - last > 0 ? seenB : last;
+        return last + timeoutMillis(state) - nowMillis > 0;
+    }
+
+    /** Re-checks the connection at {@code base} as its initiator's packet; returns the matching rule or -1. */
+    private static int recheck(long[] e, int base, boolean initiatorIsA, RuleSet rules) {
+        long ports = e[base + 4];
+        int aPort = (int) (ports >>> 48);
+        int bPort = (int) (ports >>> 32) & 0xFFFF;
+        int inPort = (int) (e[base + 7] >>> 32);
+        int outPort = (int) e[base + 7];
+        int proto = (int) (ports >>> 24) & 0xFF;
+        int version = (int) (ports >>> 16) & 0xFF;
+        int a = initiatorIsA ? 0 : 2;
+        int b = initiatorIsA ? 2 : 0;
+        long l4 = FlowKey.l4Word(initiatorIsA ? aPort : bPort, initiatorIsA ? bPort : aPort, proto, version, inPort);
+        return rules.match(e[base + a], e[base + a + 1], e[base + b], e[base + b + 1], l4, outPort);
+    }
+
+    /** Marks the connection dead; its slot stays in the probe chain (later entries stay reachable) until reused. */
+    private static void forget(Stripe s, int base, int nowMillis) {
+        s.entries[base + 5] = 0;
+        s.entries[base + 6] = (long) nowMillis << 32;
+        s.live--;
     }
 
     private int freeSlot(Stripe s, int hash, int nowMillis) {
@@ -180,7 +273,7 @@ public final class ConnectionTable {
             if (e[base + 4] == 0) {
                 return base;
             }
-            if ((int) (e[base + 6] >>> 32) - nowMillis <= 0) {
+            if (!alive(s, base, nowMillis)) {
                 if ((e[base + 5] >>> 56) != 0) {
                     s.live--; // an idle-expired connection; removed ones were already uncounted
                 }
@@ -189,6 +282,11 @@ public final class ConnectionTable {
             slot = (slot + 1) & stripeMask;
         }
         return -1;
+    }
+
+    /** The reference of the connection at {@code base} for the direction whose source is end a (or b). */
+    private static int reference(Stripe s, int base, boolean fromA) {
+        return ((s.firstSlot + base / WORDS) << 1) | (fromA ? 0 : 1);
     }
 
     private static boolean srcIsA(long srcHi, long srcLo, long dstHi, long dstLo, long l4) {
@@ -216,7 +314,7 @@ public final class ConnectionTable {
         return ((long) a << 48) | ((long) b << 32) | ((long) proto << 24) | ((long) FlowKey.ipVersion(l4) << 16);
     }
 
-    private static int hash(long aHi, long aLo, long bHi, long bLo, long ports) {
+    static int hash(long aHi, long aLo, long bHi, long bLo, long ports) {
         long h = (aHi * 0x9E3779B97F4A7C15L) ^ aLo;
         h = (h * 0xBF58476D1CE4E5B9L) ^ bHi;
         h = (h * 0x94D049BB133111EBL) ^ bLo;
@@ -239,6 +337,11 @@ public final class ConnectionTable {
         return (tcpFlags & FlowKey.TCP_SYN) != 0 ? SYN_SENT : ESTABLISHED;
     }
 
+    /**
+     * The next state; only SYN, FIN and RST move it (the packets the flow cache never serves), so that the fast
+     * path, which does not call here, never skips a transition. The handshake completes with the responder's
+     * SYN+ACK.
+     */
     private static int nextState(int state, int proto, int tcpFlags, boolean fromInitiator) {
         if (proto != FlowKey.PROTO_TCP) {
             return ACTIVE;
@@ -249,10 +352,8 @@ public final class ConnectionTable {
         if ((tcpFlags & FlowKey.TCP_FIN) != 0) {
             return state == FIN_WAIT ? CLOSED : FIN_WAIT;
         }
-        if (state == SYN_SENT && (tcpFlags & FlowKey.TCP_ACK) != 0 && !fromInitiator) {
-            return ESTABLISHED;
-        }
-        if (state == SYN_SENT && (tcpFlags & FlowKey.TCP_SYN) == 0 && fromInitiator) {
+        if (state == SYN_SENT && (tcpFlags & FlowKey.TCP_SYN) != 0 && (tcpFlags & FlowKey.TCP_ACK) != 0
+                && !fromInitiator) {
             return ESTABLISHED;
         }
         return state;
@@ -263,7 +364,7 @@ public final class ConnectionTable {
             case SYN_SENT -> 30_000;
             case ESTABLISHED -> 3_600_000;
             case FIN_WAIT -> 45_000;
-            case CLOSED -> 20_000;
+            case CLOSED -> SHORTEST_TIMEOUT_MILLIS;
             default -> 60_000;
         };
     }

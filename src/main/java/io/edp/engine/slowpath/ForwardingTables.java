@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * One generation of compiled configuration, immutable: what the IOChain reads. A new generation is built off
- * the packet path and published as a whole; the connection table carries over between generations.
+ * the packet path and published as a whole; the connection table carries over between generations, and numbers
+ * the rule set ({@link #policyVersion}) so that only a change of the rules re-checks its connections.
  */
 public final class ForwardingTables {
 
@@ -17,6 +18,7 @@ public final class ForwardingTables {
     private final long routerMac;
     private final SwitchingTable switching;
     private final RuleSet rules;
+    private final int policyVersion;
     private final ConnectionTable connections;
     private final PrefixTable routes4;
     private final PrefixTable routes6;
@@ -39,6 +41,7 @@ public final class ForwardingTables {
         this.switching = switching;
         this.rules = new RuleSet(rules);
         this.connections = connections;
+        this.policyVersion = connections.policyVersion(rules);
         int maxPort = 0;
         for (SwitchPort p : ports) {
             maxPort = Math.max(maxPort, p.id());
@@ -97,6 +100,11 @@ public final class ForwardingTables {
 
     public RuleSet rules() {
         return rules;
+    }
+
+    /** The version of these rules in the connection table (see {@link ConnectionTable#policyVersion}). */
+    public int policyVersion() {
+        return policyVersion;
     }
 
     public ConnectionTable connections() {

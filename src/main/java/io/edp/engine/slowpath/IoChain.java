@@ -11,7 +11,8 @@ import java.lang.foreign.ValueLayout;
  * The slow path: the stages a parsed packet meets when the flow cache cannot serve it — switching (MAC + VLAN →
  * port), distributed firewall with connection tracking, routing (LPM, MAC rewrite, TTL) — ending in an interned
  * {@link Action}. LEGACY runs it for every packet, EDP for misses; the code is the same. One instance per worker
- * (it owns the worker's {@link ActionTable}); nothing here allocates unless a never-seen action is interned.
+ * (it owns the worker's {@link ActionTable} and {@link FragmentTable}); nothing here allocates unless a
+ * never-seen action is interned.
  */
 public final class IoChain {
 
@@ -23,6 +24,7 @@ public final class IoChain {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
 
     private final ActionTable actions;
+    private final FragmentTable fragments = new FragmentTable();
 
     public IoChain(ActionTable actions) {
         this.actions = actions;
@@ -34,7 +36,7 @@ public final class IoChain {
 
     /**
      * Runs the stages for the parsed packet {@code m}; returns its action's index, -1 if none can be interned.
-     * The conntrack id that let it through goes into the mbuf ({@link Mbuf#connection()}).
+     * The reference of the connection that let it through goes into the mbuf ({@link Mbuf#connection()}).
      */
     public int process(Mbuf m, ForwardingTables t, int nowMillis) {
         MemorySegment d = m.descriptors();
@@ -72,32 +74,30 @@ public final class IoChain {
         }
         record(scratch, d, m, STAGE_SWITCHING, outPort);
 
-        // firewall: an existing connection under the current policy passes; anything else meets the rules
+        // firewall: a later fragment takes its datagram's first fragment's decision; other packets pass as part of
+        // a connection or meet the rules
         int ipVersion = FlowKey.ipVersion(l4);
         int ruleId = 0;
         if (ipVersion != 0) {
-            int tcpFlags = FlowKey.tcpFlags(d, key);
-            ConnectionTable ct = t.connections();
-            long found = ct.find(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, t.generation());
-            if (found != ConnectionTable.NOT_FOUND) {
-                ruleId = (int) (found >>> 32);
-                m.connection(found & 0x7FFF_FFFFL);
+            int flags = FlowKey.flags(d, key);
+            long decision;
+            if ((flags & FlowKey.FLAG_LATER_FRAGMENT) != 0) {
+                decision = fragments.decision(srcHi, srcLo, dstHi, dstLo,
+                        FragmentTable.datagram(m.fragmentId(), FlowKey.proto(l4), ipVersion), nowMillis);
+                if (decision == FragmentTable.MISSING) {
+                    return drop(DropReason.FRAGMENT_WITHOUT_FIRST, 0);
+                }
             } else {
-                RuleSet rules = t.rules();
-                int rule = rules.match(srcHi, srcLo, dstHi, dstLo, l4, outPort);
-                ruleId = rule < 0 ? 0 : rules.id(rule);
-                Verdict verdict = rule < 0 ? Verdict.ALLOW : rules.verdict(rule);
-                if (verdict != Verdict.ALLOW) {
-                    ct.remove(srcHi, srcLo, dstHi, dstLo, l4, nowMillis);
-                    return drop(verdict == Verdict.DROP ? DropReason.FIREWALL_DROP : DropReason.FIREWALL_REJECT,
-                            ruleId);
+                decision = firewall(m, t, srcHi, srcLo, dstHi, dstLo, l4, FlowKey.tcpFlags(d, key), outPort,
+                        nowMillis);
+                if ((flags & FlowKey.FLAG_FRAGMENT) != 0) {
+                    fragments.record(srcHi, srcLo, dstHi, dstLo,
+                            FragmentTable.datagram(m.fragmentId(), FlowKey.proto(l4), ipVersion), decision, nowMillis);
                 }
-                long connection = ct.insert(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, t.generation(),
-                        ruleId);
-                if (connection == ConnectionTable.FULL) {
-                    return drop(DropReason.CONNTRACK_FULL, ruleId);
-                }
-                m.connection(connection);
+            }
+            ruleId = (int) decision;
+            if ((decision >>> 32) != 0) {
+                return drop(DropReason.of((int) (decision >>> 32) - 1), ruleId);
             }
         }
         record(scratch, d, m, STAGE_FIREWALL, ruleId);
@@ -121,20 +121,59 @@ public final class IoChain {
         }
         record(scratch, d, m, STAGE_ROUTING, outPort);
 
-        // action: VLAN tags exist on uplinks only
+        // action: VLAN tags exist on uplinks only; a routed frame leaves with the route's VLAN as its only tag,
+        // a switched QinQ frame loses its outer (segment) tag at most
         if (!t.isUplink(outPort)) {
             egressVlan = 0;
         }
         VlanOp vlanOp;
-        if (egressVlan == 0) {
+        if (routed && FlowKey.innerTag(d, key) != 0) {
+            vlanOp = egressVlan == 0 ? VlanOp.POP_BOTH : VlanOp.POP_SET;
+        } else if (egressVlan == 0) {
             vlanOp = outerTag != 0 ? VlanOp.POP : VlanOp.NONE;
         } else if (outerTag == 0) {
             vlanOp = VlanOp.PUSH;
         } else {
             vlanOp = (outerTag & 0xFFF) == egressVlan ? VlanOp.NONE : VlanOp.SET;
         }
-        return actions.intern(outPort, vlanOp, vlanOp == VlanOp.NONE || vlanOp == VlanOp.POP ? 0 : egressVlan,
-                routed, srcMac, nextHop, routed, -1, ruleId);
+        return actions.intern(outPort, vlanOp, vlanOp.setsVid() ? egressVlan : 0, routed, srcMac, nextHop, routed,
+                -1, ruleId);
+    }
+
+    /**
+     * The firewall's decision on an unfragmented packet or a first fragment: the deciding rule's id, plus
+     * {@code (drop reason + 1) << 32} when it drops. A live connection lets the packet through (after a rule
+     * change, once re-checked in its initiator's direction); else the rules decide in the packet's direction, and
+     * a packet they allow starts a connection. A drop never removes a connection: a reply the rules would drop
+     * still passes while its connection lives.
+     */
+    private static long firewall(Mbuf m, ForwardingTables t, long srcHi, long srcLo, long dstHi, long dstLo, long l4,
+            int tcpFlags, int outPort, int nowMillis) {
+        ConnectionTable ct = t.connections();
+        RuleSet rules = t.rules();
+        long found = ct.find(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, rules, t.policyVersion());
+        if (found != ConnectionTable.NOT_FOUND) {
+            m.connection((int) found);
+            return found >>> 32;
+        }
+        int rule = rules.match(srcHi, srcLo, dstHi, dstLo, l4, outPort);
+        int ruleId = rule < 0 ? 0 : rules.id(rule);
+        Verdict verdict = rule < 0 ? Verdict.ALLOW : rules.verdict(rule);
+        if (verdict != Verdict.ALLOW) {
+            return dropDecision(verdict == Verdict.DROP ? DropReason.FIREWALL_DROP : DropReason.FIREWALL_REJECT,
+                    ruleId);
+        }
+        long connection = ct.insert(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, t.policyVersion(), ruleId,
+                FlowKey.inPort(l4), outPort);
+        if (connection == ConnectionTable.FULL) {
+            return dropDecision(DropReason.CONNTRACK_FULL, ruleId);
+        }
+        m.connection(connection);
+        return ruleId & 0xFFFF_FFFFL;
+    }
+
+    private static long dropDecision(DropReason reason, int ruleId) {
+        return ((long) (reason.ordinal() + 1) << 32) | (ruleId & 0xFFFF_FFFFL);
     }
 
     private int drop(DropReason reason, int ruleId) {

@@ -1,5 +1,6 @@
 package io.edp.engine.tlb;
 
+import io.edp.engine.process.FatalErrors;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -112,6 +113,8 @@ public final class ThreadLoadBalancer implements AutoCloseable {
         } catch (RuntimeException e) {
             // one failed cycle (a queue removed while moving it) must not stop the balancer
             LOG.log(System.Logger.Level.WARNING, "TLB cycle failed", e);
+        } catch (OutOfMemoryError e) {
+            FatalErrors.haltOnOutOfMemory(e); // the scheduler would keep it in a future nobody reads
         }
     }
 

@@ -1,5 +1,6 @@
 package io.edp.engine.tlb;
 
+import io.edp.engine.config.ConfigRules;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -25,15 +26,7 @@ public record TlbConfig(boolean enabled, Duration interval, double threshold, do
     public TlbConfig {
         Objects.requireNonNull(interval, "TLB interval is required");
         Objects.requireNonNull(minTimeBetweenMoves, "TLB minimum time between moves is required");
-        if (interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException("TLB interval must be positive: " + interval);
-        }
-        if (!(threshold > 0 && threshold <= 1)) {
-            throw new IllegalArgumentException("TLB threshold must be in (0, 1]: " + threshold);
-        }
-        if (!(improvementThreshold >= 0 && improvementThreshold < 1)) {
-            throw new IllegalArgumentException("TLB improvement threshold must be in [0, 1): " + improvementThreshold);
-        }
+        ConfigRules.require(ConfigRules.tlb(interval, threshold, improvementThreshold));
         if (minTimeBetweenMoves.isNegative()) {
             throw new IllegalArgumentException("minimum time between moves must be >= 0: " + minTimeBetweenMoves);
         }

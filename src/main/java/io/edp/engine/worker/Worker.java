@@ -10,13 +10,16 @@ import io.edp.engine.packet.DropReason;
 import io.edp.engine.packet.FlowKey;
 import io.edp.engine.packet.FrameParser;
 import io.edp.engine.packet.FrameRewriter;
+import io.edp.engine.reject.RejectReplies;
 import io.edp.engine.slowpath.Action;
 import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.IoChain;
 import io.edp.engine.time.Clock;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -31,6 +34,12 @@ import java.util.function.Supplier;
  * flow cache. Everything it touches per packet is its own (flow cache, action table, counters, mbuf cache) except
  * the shared connection table on the slow path. Configuration arrives as a
  * {@link Generation}, queue ownership and control requests as tasks run between bursts.
+ * <p>
+ * A worker cannot wedge its engine: its duty cycle catches every {@link Throwable} ({@link WorkerFaults} counts,
+ * logs and survives all but a {@link VirtualMachineError}), frees what a failed burst held, and every wait of the
+ * control side on it has a deadline ({@link #RESPONSE_DEADLINE}). {@link #health} tells a worker whose thread died
+ * from one that stalled (began no iteration for {@link #STALL_THRESHOLD}; an idle worker parks at most 1 ms at a
+ * time, so a healthy one begins hundreds of iterations a second).
  */
 public final class Worker implements Runnable {
 
@@ -47,6 +56,12 @@ public final class Worker implements Runnable {
     public static final int IOCHAIN_PACKETS = 7;
     public static final int COUNTER_COUNT = 8;
 
+    /** How long the control side waits for a worker to run a task or take a generation before giving up. */
+    public static final Duration RESPONSE_DEADLINE = Duration.ofSeconds(5);
+    /** A running worker that begins no iteration for this long is reported STALLED. */
+    public static final Duration STALL_THRESHOLD = Duration.ofSeconds(2);
+
+    private static final String ENGINE_PACKAGE = "io.edp.engine.";
     private static final int SWEEP_BUDGET = 16;
     private static final int ACTION_TABLE_CAPACITY = FlowCache.MAX_ACTIONS;
     private static final int SLOW_PATH_TCP_FLAGS = FlowKey.TCP_SYN | FlowKey.TCP_FIN | FlowKey.TCP_RST;
@@ -57,6 +72,7 @@ public final class Worker implements Runnable {
     private final Supplier<Generation> source;
     private final MbufCache mbufs;
     private final Mbuf mbuf;
+    private final RejectReplies rejectReplies;
     private final FrameParser parser = new FrameParser();
     private final IoChain ioChain = new IoChain(new ActionTable(ACTION_TABLE_CAPACITY));
     private final Counters counters = new Counters(COUNTER_COUNT);
@@ -65,6 +81,7 @@ public final class Worker implements Runnable {
     private final Counters portCounters = new Counters(MAX_PORTS * 2);
     private final BusySpinIdleStrategy busySpin = new BusySpinIdleStrategy();
     private final BackoffIdleStrategy backoff = BackoffIdleStrategy.standard();
+    private final WorkerFaults faults;
     private final long seed;
     private final long startedNanos;
 
@@ -85,20 +102,29 @@ public final class Worker implements Runnable {
     private int stagedCount;
     /** Sum of warmed words: keeps the loads of stage 0 from being optimized away. */
     private long warmed;
+    /** Test seam ({@link #injectFault}): thrown by the next burst's pipeline. */
+    private Error injectedFault;
 
     private volatile long epoch;
-    private volatile Task pending;
+    private volatile int adoptedGeneration;
+    private volatile Throwable death;
+    private final AtomicReference<Task> pending = new AtomicReference<>();
+    /** The last epoch the control side saw and when it first saw it (System.nanoTime): the stall watch. */
+    private final AtomicReference<Sighting> sighting = new AtomicReference<>(new Sighting(-1, 0));
     private volatile boolean running;
-    private Thread thread;
+    private volatile Thread thread;
 
     private static final class Task {
         final Consumer<Worker> body;
         volatile boolean done;
-        RuntimeException failure;
+        Throwable failure;
 
         Task(Consumer<Worker> body) {
             this.body = body;
         }
+    }
+
+    private record Sighting(long epoch, long atNanos) {
     }
 
     public Worker(int id, int numaNode, Clock clock, MbufPool pool, Supplier<Generation> source) {
@@ -108,6 +134,8 @@ public final class Worker implements Runnable {
         this.source = source;
         this.mbufs = new MbufCache(pool);
         this.mbuf = new Mbuf(pool);
+        this.faults = new WorkerFaults(id, counters.values(), EXCEPTIONS);
+        this.rejectReplies = new RejectReplies(pool);
         this.seed = 0x9E3779B97F4A7C15L * (id + 1);
         this.startedNanos = clock.nanoTime();
     }
@@ -124,6 +152,11 @@ public final class Worker implements Runnable {
         return startedNanos;
     }
 
+    /** Heap a worker holds besides its flow cache: its action table and per-port counters. */
+    public static long fixedBytes() {
+        return ActionTable.bytes(ACTION_TABLE_CAPACITY) + (long) MAX_PORTS * 2 * Long.BYTES;
+    }
+
     public Counters counters() {
         return counters;
     }
@@ -136,6 +169,11 @@ public final class Worker implements Runnable {
         return drops;
     }
 
+    /** Replies to rejected packets: sent, held back by the rate limit, without a buffer ({@link RejectReplies}). */
+    public Counters rejectReplyCounters() {
+        return rejectReplies.counters();
+    }
+
     /** TX packets of port p at {@code 2p}, bytes at {@code 2p + 1}. */
     public Counters portCounters() {
         return portCounters;
@@ -144,6 +182,52 @@ public final class Worker implements Runnable {
     /** Incremented at the start of every iteration: a grace period has passed once it moved. */
     public long epoch() {
         return epoch;
+    }
+
+    /** The number of the generation the worker runs (0 before its first iteration). */
+    public int adoptedGeneration() {
+        return adoptedGeneration;
+    }
+
+    /**
+     * DEAD when the thread ended without {@link #stop()} (with what ended it), STALLED when no iteration began
+     * since the control side last saw the epoch move, at least {@code stallNanos} before {@code nowNanos}
+     * ({@link System#nanoTime()}), else RUNNING. Any thread; a stall is seen by calling this now and then.
+     */
+    public WorkerHealth health(long nowNanos, long stallNanos) {
+        Thread t = thread;
+        if (t == null) {
+            return WorkerHealth.running(id);
+        }
+        if (!t.isAlive()) {
+            Throwable cause = death;
+            return new WorkerHealth(id, WorkerHealth.State.DEAD, running
+                    ? "worker " + id + " died: " + (cause == null ? "its thread ended" : cause)
+                    : "worker " + id + " was stopped");
+        }
+        long seen = epoch;
+        Sighting last = sighting.get();
+        if (seen != last.epoch()) {
+            sighting.compareAndSet(last, new Sighting(seen, nowNanos));
+            return WorkerHealth.running(id);
+        }
+        long silentNanos = nowNanos - last.atNanos();
+        if (silentNanos < stallNanos) {
+            return WorkerHealth.running(id);
+        }
+        return new WorkerHealth(id, WorkerHealth.State.STALLED, String.format("worker %d stalled: no iteration "
+                + "for %.1f s%s", id, silentNanos / 1e9, where(t)));
+    }
+
+    /** Where a stalled thread is: its innermost frame in the engine's code (below it, the JDK's waiting). */
+    private static String where(Thread t) {
+        StackTraceElement[] stack = t.getStackTrace();
+        for (StackTraceElement frame : stack) {
+            if (frame.getClassName().startsWith(ENGINE_PACKAGE)) {
+                return " (at " + frame + ")";
+            }
+        }
+        return stack.length == 0 ? "" : " (at " + stack[0] + ")";
     }
 
     /** The flow cache (null before the fast path first ran); worker thread (through {@link #execute}). */
@@ -166,16 +250,22 @@ public final class Worker implements Runnable {
         thread = Thread.ofPlatform().name("edp-worker-" + id).daemon(true).start(this);
     }
 
-    /** Stops the loop after its current iteration and waits for the thread to end. */
-    public void stop() {
+    /**
+     * Stops the loop after its current iteration and waits up to {@link #RESPONSE_DEADLINE} for the thread to end;
+     * false when it did not (a stalled worker is abandoned: its daemon thread ends with the process).
+     */
+    public boolean stop() {
         running = false;
-        if (thread != null) {
-            LockSupport.unpark(thread);
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        Thread t = thread;
+        if (t == null) {
+            return true;
+        }
+        LockSupport.unpark(t);
+        try {
+            return t.join(RESPONSE_DEADLINE);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -188,25 +278,47 @@ public final class Worker implements Runnable {
 
     /**
      * Runs {@code body} on the worker thread between two bursts and returns when it has run: the worker has
-     * finished its current burst (including transmit) before the body sees its state.
+     * finished its current burst (including transmit) before the body sees its state. Before {@link #start()} and
+     * after {@link #stop()} it runs on the caller's thread.
+     *
+     * @throws IllegalStateException when the worker died, or did not run the body within
+     *                               {@link #RESPONSE_DEADLINE} (then it never will)
      */
     public synchronized void execute(Consumer<Worker> body) {
-        if (thread == null || !thread.isAlive()) {
+        Thread t = thread;
+        if (t == null || !running && !t.isAlive()) {
             body.accept(this);
             return;
         }
         Task task = new Task(body);
-        pending = task;
+        pending.set(task);
+        long deadline = System.nanoTime() + RESPONSE_DEADLINE.toNanos();
         while (!task.done) {
-            LockSupport.unpark(thread);
-            if (!thread.isAlive()) {
-                throw new IllegalStateException("worker " + id + " stopped");
+            if (!t.isAlive() || System.nanoTime() - deadline > 0) {
+                boolean withdrawn = pending.compareAndSet(task, null);
+                WorkerHealth health = health(System.nanoTime(), 0);
+                throw new IllegalStateException(health.state() == WorkerHealth.State.DEAD ? health.reason()
+                        : "worker " + id + (withdrawn ? " did not take" : " did not finish") + " a control task within "
+                        + RESPONSE_DEADLINE.toSeconds() + " s" + (health.isRunning() ? "" : " (" + health.reason() + ")"));
             }
+            LockSupport.unpark(t);
             LockSupport.parkNanos(20_000);
         }
-        if (task.failure != null) {
-            throw task.failure;
+        if (task.failure instanceof RuntimeException e) {
+            throw e;
         }
+        if (task.failure instanceof Error e) {
+            throw e;
+        }
+    }
+
+    /**
+     * Test seam: the pipeline of the next burst this worker takes throws {@code fault} while it holds the burst's
+     * frames, as a bug on the packet path would. An {@link InternalError} (a {@link VirtualMachineError}) kills the
+     * worker; other errors are counted and survived.
+     */
+    public void injectFault(Error fault) {
+        execute(w -> w.injectedFault = fault);
     }
 
     /** Starts polling {@code queue}; worker thread (through {@link #execute}) or before {@link #start()}. */
@@ -234,12 +346,26 @@ public final class Worker implements Runnable {
         }
     }
 
+    /**
+     * The duty cycle until {@link #stop()}: a Throwable out of an iteration is counted and logged, and the next
+     * iteration begins; one it cannot survive ends the thread and becomes the reason the worker is DEAD.
+     */
     @Override
     public void run() {
-        while (running) {
-            idle.idle(doWork());
+        try {
+            while (running) {
+                try {
+                    idle.idle(doWork());
+                } catch (Throwable t) {
+                    faults.caught(t);
+                }
+            }
+        } catch (Throwable t) {
+            death = t;
+            throw t; // a process-wide uncaught-exception handler sees it too
+        } finally {
+            mbufs.flush();
         }
-        mbufs.flush();
     }
 
     /** One duty cycle: adopt a new generation or task, poll every owned queue once, sweep; returns packets. */
@@ -248,9 +374,10 @@ public final class Worker implements Runnable {
         Generation g = source.get();
         if (g != generation) {
             adoptGeneration(g);
+            adoptedGeneration = g.number();
         }
-        Task task = pending;
-        if (task != null) {
+        Task task = pending.get();
+        if (task != null && pending.compareAndSet(task, null)) {
             runTask(task);
         }
         counters.values()[ITERATIONS]++;
@@ -265,13 +392,13 @@ public final class Worker implements Runnable {
         return work;
     }
 
+    /** Runs a claimed task; what it throws goes to the thread that asked for it. */
     private void runTask(Task task) {
         try {
             task.body.accept(this);
-        } catch (RuntimeException e) {
-            task.failure = e;
+        } catch (Throwable t) {
+            task.failure = t;
         }
-        pending = null;
         task.done = true;
     }
 
@@ -297,22 +424,23 @@ public final class Worker implements Runnable {
         if (n == 0) {
             return 0;
         }
-        long bytes;
+        long bytes = 0;
         try {
             bytes = processBurst(n, g, nowMillis);
-        } catch (RuntimeException e) {
-            bytes = 0;
+        } catch (Throwable t) {
             recoverBurst();
+            throw t; // counted and logged by the duty cycle
+        } finally {
+            long busy = clock.nanoTime() - start;
+            long[] q = queue.counters().values();
+            q[RxQueue.PACKETS] += n;
+            q[RxQueue.BYTES] += bytes;
+            q[RxQueue.BUSY_NANOS] += busy;
+            long[] c = counters.values();
+            c[RX_PACKETS] += n;
+            c[RX_BYTES] += bytes;
+            c[BUSY_NANOS] += busy;
         }
-        long busy = clock.nanoTime() - start;
-        long[] q = queue.counters().values();
-        q[RxQueue.PACKETS] += n;
-        q[RxQueue.BYTES] += bytes;
-        q[RxQueue.BUSY_NANOS] += busy;
-        long[] c = counters.values();
-        c[RX_PACKETS] += n;
-        c[RX_BYTES] += bytes;
-        c[BUSY_NANOS] += busy;
         return n;
     }
 
@@ -349,6 +477,9 @@ public final class Worker implements Runnable {
         held = this.parsed;
         heldFrom = 0;
         heldCount = parsedCount;
+        if (injectedFault != null) {
+            throwInjectedFault();
+        }
         // stage 2: touch each packet's flow-cache entry now, so the misses run in parallel
         if (g.fastPath()) {
             for (int i = 0; i < parsedCount; i++) {
@@ -370,6 +501,9 @@ public final class Worker implements Runnable {
             int verdict = FrameRewriter.apply(m, action);
             if (verdict != FrameRewriter.FORWARD) {
                 dropped[verdict]++;
+                if (verdict == DropReason.FIREWALL_REJECT.ordinal()) {
+                    stageRejectReply(m, nowMillis);
+                }
                 mbufs.free(index);
                 continue;
             }
@@ -380,6 +514,15 @@ public final class Worker implements Runnable {
         // stage 4: one tx burst per output port
         transmit(g);
         return bytes;
+    }
+
+    /** A rejected packet's reply (if one is due) leaves out of its ingress port, in the packet's place. */
+    private void stageRejectReply(Mbuf m, int nowMillis) {
+        int reply = rejectReplies.reply(m, mbufs, nowMillis);
+        if (reply >= 0) {
+            staged[stagedCount] = reply;
+            stagedPort[stagedCount++] = m.port();
+        }
     }
 
     private int fastPath(Mbuf m, Generation g, int nowMillis) {
@@ -396,15 +539,21 @@ public final class Worker implements Runnable {
         int slot = cache.lookup(d, key, hash, g.number(), nowMillis);
         if (slot >= 0) {
             cache.count(slot, m.dataLength());
+            int connection = cache.touch(slot, nowMillis);
+            if (connection != FlowCache.NO_CONNECTION) {
+                g.tables().connections().touch(connection, nowMillis); // the hit keeps its connection alive
+            }
             return cache.actionIndex(slot);
         }
         flowCacheCounters.values()[FlowCache.SLOW_PATH]++;
         int actionIndex = slowPath(m, g, nowMillis);
-        if (actionIndex >= 0) {
-            slot = cache.install(d, key, hash, actionIndex, g.number(), nowMillis);
+        if (actionIndex >= 0 && ioChain.actions().get(actionIndex).cacheable()) {
+            slot = cache.install(d, key, hash, actionIndex, g.number(), nowMillis, (int) m.connection());
             if (slot >= 0) {
                 cache.count(slot, m.dataLength());
             }
+        } else if (slot == FlowCache.STALE) {
+            cache.forget(d, key, hash);
         }
         return actionIndex;
     }
@@ -464,9 +613,14 @@ public final class Worker implements Runnable {
         }
     }
 
-    /** After an unexpected exception: count it, drop what the burst still held, keep the worker alive. */
+    private void throwInjectedFault() {
+        Error fault = injectedFault;
+        injectedFault = null;
+        throw fault;
+    }
+
+    /** After an unexpected Throwable: drop what the burst still held, so no buffer leaks. */
     private void recoverBurst() {
-        counters.values()[EXCEPTIONS]++;
         long[] dropped = drops.values();
         for (int i = heldFrom; i < heldCount; i++) {
             mbufs.free(held[i]);

@@ -1,7 +1,13 @@
 package io.edp.manager.api;
 
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
 import java.util.List;
 
+import jakarta.servlet.http.HttpServletRequest;
+
+import io.edp.engine.process.FatalErrors;
 import org.hibernate.exception.ConstraintViolationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +40,14 @@ import tools.jackson.core.JacksonException;
 class ApiProblemHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiProblemHandler.class);
+    /** What Hikari's stand-in for a connection it closed throws, with no SQLState. */
+    private static final String HIKARI_CLOSED_CONNECTION = "Connection is closed";
+
+    private final DatabaseRequestProperties database;
+
+    ApiProblemHandler(DatabaseRequestProperties database) {
+        this.database = database;
+    }
 
     @ExceptionHandler
     ResponseEntity<ProblemDetail> notFound(NotFoundException e) {
@@ -43,6 +57,23 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler
     ResponseEntity<ProblemDetail> conflict(ConflictException e) {
         return problem(HttpStatus.CONFLICT, e.getMessage());
+    }
+
+    /** 409 rather than 422: the request is valid, what refuses it is the state of the other hosts, which may change. */
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> overBudget(MemoryBudgetExceededException e) {
+        var response = problem(HttpStatus.CONFLICT, e.getMessage());
+        var body = response.getBody();
+        body.setProperty("neededBytes", e.neededBytes());
+        body.setProperty("availableBytes", e.availableBytes());
+        body.setProperty("budgetBytes", e.budgetBytes());
+        body.setProperty("hosts", e.hosts());
+        return response;
+    }
+
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> tooLarge(RequestBodyTooLargeException e) {
+        return problem(HttpStatus.CONTENT_TOO_LARGE, e.getMessage());
     }
 
     @ExceptionHandler
@@ -84,7 +115,22 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
     }
 
     @ExceptionHandler
-    ResponseEntity<ProblemDetail> unexpected(Exception e) {
+    ResponseEntity<ProblemDetail> databaseBusy(DatabaseUnavailableException e, HttpServletRequest request) {
+        log.warn("{} {} answered 503: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
+        return unavailable(e.getMessage());
+    }
+
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> unexpected(Exception e, HttpServletRequest request) {
+        FatalErrors.haltOnOutOfMemory(e); // Spring wraps an Error of a handler in a ServletException
+        var unreachable = databaseUnreachable(e);
+        if (unreachable != null) {
+            // an outage fails many requests alike: one line each, no stack trace
+            log.warn("{} {} answered 503, the database is unavailable: {} ({})", request.getMethod(),
+                    request.getRequestURI(), unreachable.getMessage(),
+                    NestedExceptionUtils.getMostSpecificCause(e).toString());
+            return unavailable("The database is unavailable; retry later.");
+        }
         log.error("Unexpected error", e);
         return problem(HttpStatus.INTERNAL_SERVER_ERROR,
                 "An unexpected error occurred; the manager's log has details.");
@@ -122,6 +168,10 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        if (causedBy(e, RequestBodyTooLargeException.class) instanceof RequestBodyTooLargeException tooLarge) {
+            return handleExceptionInternal(e, tooLarge(tooLarge).getBody(), headers, HttpStatus.CONTENT_TOO_LARGE,
+                    request);
+        }
         var body = ProblemDetail.forStatus(status);
         if (e.getMostSpecificCause() instanceof JacksonException json) {
             var path = JsonProblems.path(json);
@@ -134,6 +184,44 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
             body.setDetail("The request body is missing or unreadable.");
         }
         return handleExceptionInternal(e, body, headers, status, request);
+    }
+
+    /**
+     * The SQL failure in {@code e}'s causes that says the database could not be reached or went away, or null when
+     * the failure is of another kind: connection errors (SQLState class 08, the pool's timeout), the server shutting
+     * down (57P0x), and the pool's refusal to use a connection it closed because it broke (a transaction that was
+     * running when the database went away fails its rollback with this).
+     */
+    private static SQLException databaseUnreachable(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof SQLTransientConnectionException || cause instanceof SQLNonTransientConnectionException) {
+                return (SQLException) cause;
+            }
+            if (cause instanceof SQLException sql && (connectionState(sql.getSQLState())
+                    || HIKARI_CLOSED_CONNECTION.equals(sql.getMessage()))) {
+                return sql;
+            }
+        }
+        return null;
+    }
+
+    private static Throwable causedBy(Throwable error, Class<? extends Throwable> type) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    private static boolean connectionState(String sqlState) {
+        return sqlState != null && (sqlState.startsWith("08") || sqlState.startsWith("57P0"));
+    }
+
+    private ResponseEntity<ProblemDetail> unavailable(String detail) {
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(database.retryAfter().toSeconds()))
+                .body(ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, detail));
     }
 
     private static ResponseEntity<ProblemDetail> problem(HttpStatus status, String detail) {

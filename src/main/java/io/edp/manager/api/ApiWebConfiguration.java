@@ -2,15 +2,44 @@ package io.edp.manager.api;
 
 import java.util.List;
 
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.servlet.HandlerExceptionResolver;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties({DatabaseRequestProperties.class, RequestLimitProperties.class})
 class ApiWebConfiguration implements WebMvcConfigurer {
+
+    private final DatabaseRequestProperties database;
+
+    ApiWebConfiguration(DatabaseRequestProperties database) {
+        this.database = database;
+    }
+
+    /** Before every other filter (security included): an oversized body is refused before anyone reads it. */
+    @Bean
+    FilterRegistrationBean<RequestBodyLimitFilter> requestBodyLimit(RequestLimitProperties limits,
+            @Qualifier("handlerExceptionResolver") HandlerExceptionResolver problems) {
+        var registration = new FilterRegistrationBean<>(
+                new RequestBodyLimitFilter(limits.maxBodySize().toBytes(), problems));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        return registration;
+    }
 
     @Override
     public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
         resolvers.add(new IfMatchArgumentResolver());
+    }
+
+    @Override
+    public void addInterceptors(InterceptorRegistry registry) {
+        registry.addInterceptor(new DatabaseRequestLimit(database.concurrentRequests())).addPathPatterns("/api/**");
     }
 }

@@ -39,6 +39,7 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
 
     private static final String PROBLEM = "Problem";
     private static final String PROBLEM_MEDIA_TYPE = "application/problem+json";
+    private static final String DATABASE_UNAVAILABLE = "DatabaseUnavailable";
 
     static {
         SpringDocUtils.getConfig()
@@ -85,10 +86,17 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
             responses.addApiResponse("403", problem("The account is not an operator"));
         }
         if (handler.hasMethodAnnotation(PostMapping.class) || conditional) {
-            responses.addApiResponse("409", problem("Conflicts with other resources, e.g. a duplicate name or MAC"));
+            responses.addApiResponse("409", problem("Conflicts with other resources, e.g. a duplicate name or MAC, "
+                    + "or the embedded engines' memory budget (then neededBytes, availableBytes, budgetBytes, hosts)"));
+        }
+        if (operation.getRequestBody() != null) {
+            responses.addApiResponse("413", problem("The request body is over edp.requests.max-body-size"));
         }
         if (hasParameterOf(handler, UUID.class)) {
             responses.addApiResponse("404", problem("No such resource"));
+        }
+        if (DatabaseRequestLimit.needsDatabase(handler)) {
+            responses.addApiResponse("503", new ApiResponse().$ref("#/components/responses/" + DATABASE_UNAVAILABLE));
         }
         return operation;
     }
@@ -110,6 +118,9 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
             openApi.components(new Components());
         }
         openApi.getComponents().addSchemas(PROBLEM, problem);
+        openApi.getComponents().addResponses(DATABASE_UNAVAILABLE, problem("The database is away or busy; retry "
+                + "after the time that Retry-After says").addHeaderObject("Retry-After",
+                new Header().description("Seconds to wait").schema(new IntegerSchema().example(5))));
         if (openApi.getTags() != null) {
             openApi.getTags().sort(Comparator.comparing(Tag::getName)); // a stable order for the committed contract
         }

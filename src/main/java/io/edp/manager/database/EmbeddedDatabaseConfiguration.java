@@ -3,12 +3,11 @@ package io.edp.manager.database;
 import java.io.IOException;
 import java.nio.file.Files;
 
-import javax.sql.DataSource;
-
 import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -21,14 +20,15 @@ import org.springframework.context.annotation.Configuration;
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(NoDatasourceUrlCondition.class)
-@EnableConfigurationProperties(EmbeddedDatabaseProperties.class)
+@EnableConfigurationProperties({DataDirectoryProperties.class, EmbeddedDatabaseProperties.class})
 class EmbeddedDatabaseConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedDatabaseConfiguration.class);
 
     @Bean(destroyMethod = "close")
-    EmbeddedPostgres embeddedPostgres(EmbeddedDatabaseProperties properties) throws IOException {
-        var directory = properties.dataDirectory().toAbsolutePath();
+    EmbeddedPostgres embeddedPostgres(DataDirectoryProperties dataDirectory, EmbeddedDatabaseProperties properties)
+            throws IOException {
+        var directory = dataDirectory.postgres().toAbsolutePath();
         Files.createDirectories(directory);
         var reused = Files.exists(directory.resolve("PG_VERSION"));
         var postgres = EmbeddedPostgres.builder()
@@ -36,13 +36,16 @@ class EmbeddedDatabaseConfiguration {
                 .setCleanDataDirectory(false) // an existing cluster is reused, never wiped
                 .setPort(properties.port())
                 .start();
-        log.info("Embedded PostgreSQL on port {} with {} data directory {}",
-                postgres.getPort(), reused ? "existing" : "new", directory);
+        log.info("Data directory {} (EDP_DATA_DIR): embedded PostgreSQL on port {} with {} cluster {}",
+                dataDirectory.dataDir().toAbsolutePath(), postgres.getPort(), reused ? "its existing" : "a new",
+                directory);
         return postgres;
     }
 
+    /** The same pool settings as an external database's ({@code spring.datasource.hikari.*}). */
     @Bean(destroyMethod = "close")
-    DataSource dataSource(EmbeddedPostgres postgres) {
+    @ConfigurationProperties("spring.datasource.hikari")
+    HikariDataSource dataSource(EmbeddedPostgres postgres) {
         var dataSource = new HikariDataSource();
         dataSource.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
         dataSource.setPoolName("edp-embedded");

@@ -1,12 +1,16 @@
 package io.edp.manager.edp;
 
+import java.util.ArrayList;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Collectors;
 
 import io.edp.manager.api.ConflictException;
 import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.api.SqlPages;
+import io.edp.manager.realization.EngineMemoryBudget;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -25,10 +29,14 @@ class EdpProfileService {
 
     private final JdbcClient jdbc;
     private final SettingsJson json;
+    private final EffectiveSettingsCheck check;
+    private final EngineMemoryBudget budget;
 
-    EdpProfileService(JdbcClient jdbc, SettingsJson json) {
+    EdpProfileService(JdbcClient jdbc, SettingsJson json, EffectiveSettingsCheck check, EngineMemoryBudget budget) {
         this.jdbc = jdbc;
         this.json = json;
+        this.check = check;
+        this.budget = budget;
     }
 
     EdpProfileResponse create(EdpProfileRequest request) {
@@ -69,13 +77,39 @@ class EdpProfileService {
         if (settings.equals(current.settings()) && request.descriptionOrEmpty().equals(current.description())) {
             return current; // idempotent: nothing changes, not even the version
         }
-        jdbc.sql("UPDATE edp_profile SET description = :description, settings = :settings::jsonb, "
-                        + "version = version + 1 WHERE name = :name")
+        checkFollowers(name, settings);
+        return budget.admit(() -> {
+            jdbc.sql("UPDATE edp_profile SET description = :description, settings = :settings::jsonb, "
+                            + "version = version + 1 WHERE name = :name")
+                    .param("name", name)
+                    .param("description", request.descriptionOrEmpty())
+                    .param("settings", json.write(settings))
+                    .update();
+            return get(name);
+        });
+    }
+
+    /** Refuses (409) settings that would leave a host following the profile with settings it cannot run. */
+    private void checkFollowers(String name, EdpSettings settings) {
+        var invalid = new ArrayList<String>();
+        jdbc.sql("""
+                        SELECT h.host_id, host.name, h.settings::text AS settings
+                          FROM host_edp h JOIN host ON host.id = h.host_id
+                         WHERE h.profile = :name ORDER BY host.name""")
                 .param("name", name)
-                .param("description", request.descriptionOrEmpty())
-                .param("settings", json.write(settings))
-                .update();
-        return get(name);
+                .query(rs -> {
+                    var hostId = rs.getObject("host_id", UUID.class);
+                    var effective = json.read(rs.getString("settings")).over(settings).over(EdpSettings.DEFAULTS);
+                    var problems = check.problems(hostId, effective, "");
+                    if (!problems.isEmpty()) {
+                        invalid.add(rs.getString("name") + " (" + problems.stream()
+                                .map(p -> p.field() + ": " + p.message()).collect(Collectors.joining("; ")) + ")");
+                    }
+                });
+        if (!invalid.isEmpty()) {
+            throw new ConflictException("These settings would leave " + invalid.size() + " host(s) following "
+                    + "profile '" + name + "' with settings their engine cannot run: " + String.join(", ", invalid));
+        }
     }
 
     void delete(String name, IfMatch ifMatch) {

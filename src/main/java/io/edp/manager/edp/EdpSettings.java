@@ -1,11 +1,16 @@
 package io.edp.manager.edp;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.edp.engine.config.ConfigRules;
+import io.edp.engine.FlowCacheConfig;
 import io.edp.engine.Mode;
+import io.edp.engine.tlb.TlbConfig;
 import io.edp.manager.api.FieldProblem;
 import io.edp.manager.api.InvalidRequestException;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -52,6 +57,14 @@ public record EdpSettings(
     public static final EdpSettings DEFAULTS = new EdpSettings(Mode.LEGACY.name(), null, 131_072, 90, 150, true, 4, 70,
             25, false, false);
 
+    /** The engine's names of the settings ({@link ConfigRules}) and the API's. */
+    private static final Map<String, String> API_FIELDS = Map.of(
+            "flowCache.capacity", "flowCacheSize",
+            "flowCache.minExpiry", "flowExpiryMinSeconds",
+            "tlb.interval", "tlbIntervalSeconds",
+            "tlb.threshold", "tlbThresholdPercent",
+            "tlb.improvementThreshold", "tlbImprovementPercent");
+
     static final EdpSettings NONE = new EdpSettings(null, null, null, null, null, null, null, null, null, null, null);
 
     /** These settings where set, {@code base}'s elsewhere. */
@@ -75,9 +88,23 @@ public record EdpSettings(
         return Mode.valueOf(mode);
     }
 
+    /** The flow cache as the engine takes it; only call on effective settings. */
+    public FlowCacheConfig flowCacheConfig() {
+        return new FlowCacheConfig(flowCacheSize, Duration.ofSeconds(flowExpiryMinSeconds),
+                Duration.ofSeconds(flowExpiryMaxSeconds));
+    }
+
+    /** The TLB as the engine takes it (quiet time after moves and history: the engine's defaults); effective only. */
+    public TlbConfig tlbConfig() {
+        return new TlbConfig(tlbEnabled, Duration.ofSeconds(tlbIntervalSeconds), tlbThresholdPercent / 100.0,
+                tlbImprovementPercent / 100.0, TlbConfig.DEFAULTS.minTimeBetweenMoves(),
+                TlbConfig.DEFAULTS.historySize());
+    }
+
     /**
-     * Checks what Bean Validation cannot (mode names, power of two, the expiry window) and returns the settings with
-     * the mode in its canonical name, or throws 400 listing every bad field under {@code prefix}.
+     * Checks the fields that are set against the engine's own rules ({@link ConfigRules}), so that what is accepted
+     * an engine can run, plus the mode's name; returns the settings with the mode in its canonical name, or throws
+     * 400 listing every bad field under {@code prefix}. On effective settings every rule applies.
      */
     EdpSettings checked(String prefix) {
         var problems = new ArrayList<FieldProblem>();
@@ -89,17 +116,9 @@ public record EdpSettings(
                 problems.add(new FieldProblem(prefix + "mode", e.getMessage()));
             }
         }
-        if (flowCacheSize != null && Integer.bitCount(flowCacheSize) != 1) {
-            problems.add(new FieldProblem(prefix + "flowCacheSize",
-                    "must be a power of two between 4 and 524288: " + flowCacheSize));
-        }
-        if (flowExpiryMinSeconds != null && flowExpiryMaxSeconds != null
-                && flowExpiryMinSeconds > flowExpiryMaxSeconds) {
-            problems.add(new FieldProblem(prefix + "flowExpiryMinSeconds",
-                    "must not exceed flowExpiryMaxSeconds (" + flowExpiryMaxSeconds + "): " + flowExpiryMinSeconds));
-        }
-        if (workersPerNumaNode != null && workers(workersPerNumaNode) < 1) {
-            problems.add(new FieldProblem(prefix + "workersPerNumaNode", "needs at least one worker"));
+        for (var violation : engineViolations()) {
+            problems.add(new FieldProblem(prefix + API_FIELDS.getOrDefault(violation.field(), violation.field()),
+                    violation.message()));
         }
         if (!problems.isEmpty()) {
             throw new InvalidRequestException(problems);
@@ -109,11 +128,23 @@ public record EdpSettings(
                 tlbThresholdPercent, tlbImprovementPercent, telemetryDfwLogging, telemetryIpfix);
     }
 
-    private static int workers(Map<Integer, Integer> perNode) {
-        int n = 0;
-        for (var count : perNode.values()) {
-            n += count == null ? 0 : count;
+    /** The engine's rules broken by the fields set here; a rule over two fields applies when both are set. */
+    private List<ConfigRules.Violation> engineViolations() {
+        var violations = new ArrayList<ConfigRules.Violation>();
+        if (workersPerNumaNode != null) {
+            violations.addAll(ConfigRules.workers(workersPerNumaNode));
         }
-        return n;
+        if (flowCacheSize != null) {
+            violations.addAll(ConfigRules.flowCacheCapacity(flowCacheSize));
+        }
+        if (flowExpiryMinSeconds != null && flowExpiryMaxSeconds != null) {
+            violations.addAll(ConfigRules.expiryWindow(Duration.ofSeconds(flowExpiryMinSeconds),
+                    Duration.ofSeconds(flowExpiryMaxSeconds)));
+        }
+        // the TLB rules are one per field: a field left out is checked as its (valid) default
+        var tlb = over(DEFAULTS);
+        violations.addAll(ConfigRules.tlb(Duration.ofSeconds(tlb.tlbIntervalSeconds), tlb.tlbThresholdPercent / 100.0,
+                tlb.tlbImprovementPercent / 100.0));
+        return violations;
     }
 }

@@ -2,12 +2,12 @@ package io.edp.manager.edp;
 
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeSet;
 import java.util.UUID;
 
 import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
+import io.edp.manager.realization.EngineMemoryBudget;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -23,11 +23,16 @@ public class HostEdpService {
     private final JdbcClient jdbc;
     private final SettingsJson json;
     private final EdpProfileService profiles;
+    private final EffectiveSettingsCheck check;
+    private final EngineMemoryBudget budget;
 
-    HostEdpService(JdbcClient jdbc, SettingsJson json, EdpProfileService profiles) {
+    HostEdpService(JdbcClient jdbc, SettingsJson json, EdpProfileService profiles, EffectiveSettingsCheck check,
+                   EngineMemoryBudget budget) {
         this.jdbc = jdbc;
         this.json = json;
         this.profiles = profiles;
+        this.check = check;
+        this.budget = budget;
     }
 
     @Transactional(readOnly = true)
@@ -42,38 +47,22 @@ public class HostEdpService {
         var profile = request.profile() == null ? EdpSettings.NONE : profiles.settingsForShare(request.profile())
                 .orElseThrow(() -> new InvalidRequestException("profile", "no EDP profile named '"
                         + request.profile() + "'"));
-        var effective = settings.over(profile).over(EdpSettings.DEFAULTS);
-        if (effective.flowExpiryMinSeconds() > effective.flowExpiryMaxSeconds()) {
-            throw new InvalidRequestException("settings.flowExpiryMinSeconds", "the effective expiry window "
-                    + effective.flowExpiryMinSeconds() + ".." + effective.flowExpiryMaxSeconds()
-                    + " s is reversed (min must not exceed max)");
+        var problems = check.problems(hostId, settings.over(profile).over(EdpSettings.DEFAULTS), "settings.");
+        if (!problems.isEmpty()) {
+            throw new InvalidRequestException(problems);
         }
-        checkWorkerNodes(hostId, effective);
         if (settings.equals(current.settings()) && Objects.equals(request.profile(), current.profile())) {
             return current; // idempotent: nothing changes, not even the version or the generation
         }
-        jdbc.sql("UPDATE host_edp SET profile = :profile, settings = :settings::jsonb, version = version + 1 "
-                        + "WHERE host_id = :hostId")
-                .param("hostId", hostId)
-                .param("profile", request.profile())
-                .param("settings", json.write(settings))
-                .update();
-        return get(hostId);
-    }
-
-    /** Workers can only be placed on NUMA nodes the host has. */
-    private void checkWorkerNodes(UUID hostId, EdpSettings effective) {
-        if (effective.workersPerNumaNode() == null) {
-            return;
-        }
-        var nodes = jdbc.sql("SELECT node_id FROM host_numa_node WHERE host_id = :hostId ORDER BY node_id")
-                .param("hostId", hostId).query(Integer.class).list();
-        var unknown = new TreeSet<>(effective.workersPerNumaNode().keySet());
-        unknown.removeAll(nodes);
-        if (!unknown.isEmpty()) {
-            throw new InvalidRequestException("settings.workersPerNumaNode", "NUMA nodes " + unknown
-                    + " do not exist on this host (its nodes: " + nodes + ")");
-        }
+        return budget.admit(() -> {
+            jdbc.sql("UPDATE host_edp SET profile = :profile, settings = :settings::jsonb, version = version + 1 "
+                            + "WHERE host_id = :hostId")
+                    .param("hostId", hostId)
+                    .param("profile", request.profile())
+                    .param("settings", json.write(settings))
+                    .update();
+            return get(hostId);
+        });
     }
 
     /** What host {@code hostId} should run: its settings over its profile's over the defaults; empty if no host. */

@@ -23,9 +23,10 @@ public record HostRequest(
                 message = "must be an IP address or a DNS name") String managementAddress,
         @ArraySchema(arraySchema = @Schema(description = "NUMA nodes with their CPU cores; node ids are unique and "
                 + "a CPU core belongs to one node only"))
-        @NotEmpty @Valid List<@NotNull NumaNode> numaNodes,
-        @Schema(description = "Free-form labels for automation", example = "{\"rack\": \"r12\", \"role\": \"edge\"}")
-        Map<@Pattern(regexp = NAME, message = "label names: " + NAME_MESSAGE) String,
+        @NotEmpty @Size(min = 1, max = 64) @Valid List<@NotNull NumaNode> numaNodes,
+        @Schema(description = "Free-form labels for automation, at most 64", maxProperties = 64,
+                example = "{\"rack\": \"r12\", \"role\": \"edge\"}")
+        @Size(max = 64) Map<@Pattern(regexp = NAME, message = "label names: " + NAME_MESSAGE) String,
                 @NotNull @Size(max = 255) String> labels) {
 
     static final String NAME = "[A-Za-z0-9][A-Za-z0-9._-]{0,62}";

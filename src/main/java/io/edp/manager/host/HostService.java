@@ -13,6 +13,7 @@ import io.edp.manager.api.FieldProblem;
 import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
+import io.edp.manager.realization.EngineMemoryBudget;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.stereotype.Service;
@@ -25,9 +26,11 @@ import org.springframework.transaction.annotation.Transactional;
 public class HostService {
 
     private final HostRepository hosts;
+    private final EngineMemoryBudget budget;
 
-    HostService(HostRepository hosts) {
+    HostService(HostRepository hosts, EngineMemoryBudget budget) {
         this.hosts = hosts;
+        this.budget = budget;
     }
 
     /** The host with this id, or 404. */
@@ -54,7 +57,7 @@ public class HostService {
         if (hosts.existsByName(request.name())) {
             throw duplicateName(request.name());
         }
-        return HostResponse.of(hosts.saveAndFlush(new Host(request)));
+        return budget.admit(() -> HostResponse.of(hosts.saveAndFlush(new Host(request))));
     }
 
     @Transactional(readOnly = true)

@@ -8,6 +8,7 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
 
 /** A NUMA node of a host and the ids of its CPU cores (on which the engine pins its workers). */
 @Schema(description = "A NUMA node of the host and its CPU cores")
@@ -15,5 +16,5 @@ public record NumaNode(
         @Schema(description = "NUMA node id, as the operating system numbers it", example = "0")
         @NotNull @Min(0) @Max(63) Integer id,
         @ArraySchema(arraySchema = @Schema(description = "Ids of the CPU cores of this node", example = "[0, 1, 2, 3]"))
-        @NotEmpty List<@NotNull @Min(0) @Max(4095) Integer> cpuCores) {
+        @NotEmpty @Size(min = 1, max = 4096) List<@NotNull @Min(0) @Max(4095) Integer> cpuCores) {
 }

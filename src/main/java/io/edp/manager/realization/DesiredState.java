@@ -1,6 +1,5 @@
 package io.edp.manager.realization;
 
-import java.time.Duration;
 import java.util.HashSet;
 import java.util.HashMap;
 import java.util.List;
@@ -11,13 +10,11 @@ import java.util.UUID;
 
 import io.edp.engine.AdapterType;
 import io.edp.engine.EngineConfig;
-import io.edp.engine.FlowCacheConfig;
 import io.edp.engine.VnicConfig;
 import io.edp.engine.nic.PortConfig;
 import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.Route;
 import io.edp.engine.slowpath.Verdict;
-import io.edp.engine.tlb.TlbConfig;
 import io.edp.manager.edp.EdpSettings;
 import io.edp.manager.edp.HostEdpService;
 import io.edp.manager.firewall.FirewallRuleResponse;
@@ -92,13 +89,6 @@ class DesiredState {
                 engineConfig(settings.get(), physical, virtual)));
     }
 
-    /** The TLB settings; the quiet time after moves and the decision history keep the engine's defaults. */
-    private static TlbConfig tlbConfig(EdpSettings settings) {
-        return new TlbConfig(settings.tlbEnabled(), Duration.ofSeconds(settings.tlbIntervalSeconds()),
-                settings.tlbThresholdPercent() / 100.0, settings.tlbImprovementPercent() / 100.0,
-                TlbConfig.DEFAULTS.minTimeBetweenMoves(), TlbConfig.DEFAULTS.historySize());
-    }
-
     private EngineConfig engineConfig(EdpSettings settings, List<PhysicalPort> physical, List<VirtualPort> virtual) {
         var workers = settings.workersPerNumaNode() != null ? settings.workersPerNumaNode()
                 : defaultWorkers(physical, virtual);
@@ -106,10 +96,8 @@ class DesiredState {
         int txQueues = Math.clamp(workerCount, 1, 64);
         var config = EngineConfig.builder()
                 .mode(settings.engineMode())
-                .flowCache(new FlowCacheConfig(settings.flowCacheSize(),
-                        Duration.ofSeconds(settings.flowExpiryMinSeconds()),
-                        Duration.ofSeconds(settings.flowExpiryMaxSeconds())))
-                .tlb(tlbConfig(settings))
+                .flowCache(settings.flowCacheConfig())
+                .tlb(settings.tlbConfig())
                 .mbufs(engines.mbufs())
                 .conntrackCapacity(engines.conntrackCapacity());
         workers.forEach(config::workers);

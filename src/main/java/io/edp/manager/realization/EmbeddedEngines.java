@@ -11,6 +11,7 @@ import io.edp.engine.EngineConfig;
 import io.edp.engine.nic.NicDrivers;
 import io.edp.engine.nic.PortConfig;
 import io.edp.engine.time.SystemClock;
+import io.edp.engine.worker.WorkerHealth;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -20,7 +21,9 @@ import org.springframework.stereotype.Component;
 /**
  * One engine per host, in this process. A push applies what a running engine can take live (mode, vNICs, rules,
  * routes, flow cache, Thread Load Balancer, added or removed ports); one that changes its workers, its memory or a
- * port it keeps rebuilds it.
+ * port it keeps rebuilds it, handing the old engine's connection table to the new one so no connection is cut; so
+ * does any push to an engine with a worker that is not running (dead or stalled): a new engine is the only cure.
+ * A push returns once every worker runs the pushed configuration.
  */
 @Component
 class EmbeddedEngines implements HostEngines, DisposableBean {
@@ -45,7 +48,9 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
         // compute() serializes pushes per host; different hosts proceed in parallel
         var failure = new RuntimeException[1];
         engines.compute(desired.hostId(), (id, running) -> {
-            boolean live = running != null && liveChange(running.config(), desired.engine());
+            var fault = running == null ? Optional.<WorkerHealth>empty() : running.fault();
+            fault.ifPresent(f -> log.warn("Engine of host {} is rebuilt: {}", desired.hostName(), f.reason()));
+            boolean live = running != null && fault.isEmpty() && liveChange(running.config(), desired.engine());
             try {
                 if (live) {
                     if (!running.config().equals(desired.engine())) {
@@ -70,7 +75,7 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
             stop(desired.hostId(), running);
         }
         var next = desired.engine();
-        var engine = Engine.start(next, drivers, SystemClock.INSTANCE);
+        var engine = Engine.start(next, drivers, SystemClock.INSTANCE, running == null ? null : running.connections());
         log.info("Engine of host {} started: {} ports, {} workers, {}", desired.hostName(), next.ports().size(),
                 next.workerCount(), next.mode());
         events.publishEvent(new EngineLifecycle.Started(desired.hostId(), desired.hostName(), engine));

@@ -1,7 +1,9 @@
 package io.edp.manager.realization;
 
+import io.edp.engine.config.ConfigRules;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * The embedded engines: their fixed memory per host, and which NIC drivers they may open.
@@ -11,8 +13,22 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param realDrivers       open {@code af_packet} (real interfaces) and {@code pcap} (files) ports; when false only
  *                          {@code loopback} ports open and the push of a host with other NICs fails, which keeps
  *                          tests and demos away from the machine's interfaces
+ * @param memoryBudget      memory all embedded engines together may reserve (their estimate, heap and off-heap);
+ *                          not set: half of the JVM's maximum heap, the other half left to the manager itself
  */
 @ConfigurationProperties("edp.engines")
 public record EngineProperties(@DefaultValue("8192") int mbufs, @DefaultValue("65536") int conntrackCapacity,
-                               @DefaultValue("true") boolean realDrivers) {
+                               @DefaultValue("true") boolean realDrivers, DataSize memoryBudget) {
+
+    public EngineProperties {
+        ConfigRules.require(ConfigRules.memory(conntrackCapacity, mbufs)); // the engines' own rules, at start-up
+        if (memoryBudget != null && memoryBudget.isNegative()) {
+            throw new IllegalArgumentException("edp.engines.memory-budget must not be negative: " + memoryBudget);
+        }
+    }
+
+    /** The budget in bytes: as configured, else half of {@link Runtime#maxMemory()}. */
+    public long memoryBudgetBytes() {
+        return memoryBudget != null ? memoryBudget.toBytes() : Runtime.getRuntime().maxMemory() / 2;
+    }
 }

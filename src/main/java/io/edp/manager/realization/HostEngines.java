@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.UUID;
 
 import io.edp.engine.Engine;
+import io.edp.engine.worker.WorkerHealth;
 import io.edp.manager.api.NotFoundException;
 
 /**
@@ -28,6 +29,11 @@ public interface HostEngines {
 
     /** The host's engine when it runs in this process: statistics and traffic read it directly. */
     Optional<Engine> engine(UUID hostId);
+
+    /** Why the host's engine does not run as pushed (a worker died or stalled), if it does not. */
+    default Optional<String> fault(UUID hostId) {
+        return engine(hostId).flatMap(Engine::fault).map(WorkerHealth::reason);
+    }
 
     /** The host's engine, or 404: statistics and traffic need one running. */
     default Engine require(UUID hostId) {

@@ -13,18 +13,26 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param retryMax      … up to this
  * @param lease         how long a claimed host stays IN_PROGRESS before another replica may take it over (a
  *                      replica that died mid-push)
+ * @param parallelism   pushes in flight at most, at start-up and after; 0 (the default): the number of CPUs
  */
 @ConfigurationProperties("edp.realization")
 public record RealizationProperties(@DefaultValue("1s") Duration sweepInterval,
                                     @DefaultValue("250ms") Duration retryInitial,
                                     @DefaultValue("30s") Duration retryMax,
-                                    @DefaultValue("30s") Duration lease) {
+                                    @DefaultValue("30s") Duration lease,
+                                    @DefaultValue("0") int parallelism) {
 
     public RealizationProperties {
         if (sweepInterval.isNegative() || sweepInterval.isZero() || retryInitial.isNegative()
                 || retryMax.compareTo(retryInitial) < 0 || lease.isNegative() || lease.isZero()) {
             throw new IllegalArgumentException("edp.realization: sweep-interval and lease must be positive, "
                     + "0 <= retry-initial <= retry-max");
+        }
+        if (parallelism < 0) {
+            throw new IllegalArgumentException("edp.realization.parallelism must be >= 0 (0: the number of CPUs)");
+        }
+        if (parallelism == 0) {
+            parallelism = Runtime.getRuntime().availableProcessors();
         }
     }
 }

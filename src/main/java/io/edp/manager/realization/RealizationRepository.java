@@ -58,15 +58,34 @@ class RealizationRepository {
                 .map(claim -> lease(claim, lease));
     }
 
-    /** Locks and leases host {@code hostId} whatever its generations: the start-up rebuild of its engine. */
-    Optional<Claim> claim(UUID hostId, Duration lease) {
+    /**
+     * Locks and leases host {@code hostId} whatever its generations, with {@code reason} as what it is doing: the
+     * start-up rebuild of its engine.
+     */
+    Optional<Claim> claim(UUID hostId, Duration lease, String reason) {
         skipCommitFlush();
         return jdbc.sql("SELECT host_id, desired_generation FROM host_realization WHERE host_id = :id "
                         + "FOR UPDATE SKIP LOCKED")
                 .param("id", hostId)
                 .query((rs, i) -> new Claim(rs.getObject(1, UUID.class), rs.getLong(2)))
                 .optional()
-                .map(claim -> lease(claim, lease));
+                .map(claim -> lease(claim, lease))
+                .map(claim -> {
+                    jdbc.sql("UPDATE host_realization SET failure_reason = :reason WHERE host_id = :id")
+                            .param("id", hostId).param("reason", reason).update();
+                    return claim;
+                });
+    }
+
+    /**
+     * Every host not leased by a live push is PENDING with {@code reason}: at start-up no engine runs yet, whatever
+     * the states recorded before (a lease of a process that died is void too).
+     */
+    void awaitStartUpPush(String reason) {
+        skipCommitFlush();
+        jdbc.sql("UPDATE host_realization SET state = 'PENDING', failure_reason = :reason, lease_until = NULL "
+                        + "WHERE lease_until IS NULL OR lease_until < now()")
+                .param("reason", reason).update();
     }
 
     private Claim lease(Claim claim, Duration lease) {
@@ -96,6 +115,20 @@ class RealizationRepository {
      * realized and the retry is due whatever the generations say.
      */
     void failed(UUID hostId, String reason, boolean engineLost, Duration retryInitial, Duration retryMax) {
+        fail(hostId, reason, engineLost, retryInitial, retryMax, "");
+    }
+
+    /**
+     * A worker of the host's engine died or stalled after a successful push: FAILED with the reason, and nothing
+     * counts as realized, so a retry (which rebuilds the engine) is due after the backoff. Only from SUCCESS: in
+     * any other state a push is due or under way, and it rebuilds the engine anyway.
+     */
+    void engineFailed(UUID hostId, String reason, Duration retryInitial, Duration retryMax) {
+        fail(hostId, reason, true, retryInitial, retryMax, " AND state = 'SUCCESS'");
+    }
+
+    private void fail(UUID hostId, String reason, boolean engineLost, Duration retryInitial, Duration retryMax,
+                      String condition) {
         skipCommitFlush();
         jdbc.sql("""
                         UPDATE host_realization
@@ -103,7 +136,7 @@ class RealizationRepository {
                                realized_generation = CASE WHEN :lost THEN 0 ELSE realized_generation END,
                                next_attempt_at = now() + LEAST(:max, :initial * power(2, LEAST(attempts, 30)))
                                                  * interval '1 millisecond'
-                         WHERE host_id = :id""")
+                         WHERE host_id = :id""" + condition)
                 .param("id", hostId)
                 .param("reason", reason.length() > 1000 ? reason.substring(0, 1000) : reason)
                 .param("lost", engineLost)

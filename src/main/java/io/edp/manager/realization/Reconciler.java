@@ -1,13 +1,12 @@
 package io.edp.manager.realization;
 
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.concurrent.ExecutionException;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,13 +26,23 @@ import org.springframework.transaction.support.TransactionTemplate;
  * and every sweep interval (retries whose backoff ran out, notifications missed while disconnected).
  * <p>
  * On start every host is pushed once whatever its generations say: engines hold nothing that is not rebuilt from
- * the database.
+ * the database. Every host waits as PENDING (with the reason) until its turn; until all are pushed the manager is
+ * not ready ({@link StartupReconciliationHealthIndicator}).
+ * <p>
+ * Every sweep also asks each engine for its workers' health: a worker that died or stalled turns a SUCCESS into
+ * FAILED with the engine's reason, and the retry rebuilds the engine.
+ * <p>
+ * At most {@link RealizationProperties#parallelism()} pushes run at once, at start-up and after: each builds or
+ * changes an engine, and hundreds of engines allocated at once would exhaust the memory. A host is claimed only
+ * when a push slot is free, so its lease does not run out while it waits.
  */
 @Component
 @EnableConfigurationProperties(RealizationProperties.class)
 class Reconciler implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
+    static final String STARTUP_WAIT = "start-up reconciliation: waiting for a push slot";
+    static final String STARTUP_PUSH = "start-up reconciliation: rebuilding the engine";
 
     private final TransactionTemplate tx;
     private final RealizationRepository realizations;
@@ -41,6 +50,8 @@ class Reconciler implements SmartLifecycle {
     private final HostEngines engines;
     private final RealizationProperties properties;
     private final Semaphore wakeUps = new Semaphore(0);
+    private final Semaphore pushSlots;
+    private volatile boolean startupReconciled;
     private ExecutorService pushes;
     private Thread loop;
     private volatile boolean running;
@@ -52,6 +63,7 @@ class Reconciler implements SmartLifecycle {
         this.desiredState = desiredState;
         this.engines = engines;
         this.properties = properties;
+        this.pushSlots = new Semaphore(properties.parallelism());
     }
 
     /** A claimed host with what it should run, or why that could not be built. */
@@ -71,13 +83,11 @@ class Reconciler implements SmartLifecycle {
     }
 
     private void run() {
-        try {
-            reconcileEveryHost();
-        } catch (RuntimeException e) {
-            log.warn("Start-up reconciliation incomplete, the sweeps retry: {}", e.toString());
-        }
         while (running) {
             try {
+                if (!startupReconciled) {
+                    reconcileEveryHost();
+                }
                 wakeUps.tryAcquire(properties.sweepInterval().toMillis(), TimeUnit.MILLISECONDS);
                 wakeUps.drainPermits();
                 if (running) {
@@ -92,42 +102,81 @@ class Reconciler implements SmartLifecycle {
         }
     }
 
-    /** Pushes every host of the database, waiting for all: the engines are rebuilt from it. */
+    /** Pushes every host of the database, at most {@code parallelism} at once, waiting for all. */
     void reconcileEveryHost() {
-        var started = new ArrayList<Future<?>>();
-        for (var hostId : realizations.hostIds()) {
-            var work = tx.execute(status -> realizations.claim(hostId, properties.lease())
-                    .map(claim -> read(claim, true)).orElse(null));
-            if (work != null) {
-                started.add(pushes.submit(() -> push(work)));
+        startupReconciled = false;
+        tx.executeWithoutResult(status -> realizations.awaitStartUpPush(STARTUP_WAIT));
+        try {
+            for (var hostId : realizations.hostIds()) {
+                pushSlots.acquire();
+                start(() -> realizations.claim(hostId, properties.lease(), STARTUP_PUSH)
+                        .map(claim -> read(claim, true)));
             }
-        }
-        for (var push : started) {
-            try {
-                push.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (ExecutionException e) {
-                log.warn("Start-up push failed: {}", e.getCause().toString());
-            }
+            // every slot free again: every start-up push has ended
+            pushSlots.acquire(properties.parallelism());
+            pushSlots.release(properties.parallelism());
+            startupReconciled = true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
-    /** Closes the engines of deleted hosts, then claims and starts a push for every due host. */
+    /** Whether the start-up reconciliation has pushed every host. */
+    boolean startupReconciled() {
+        return startupReconciled;
+    }
+
+    /**
+     * Closes the engines of deleted hosts, marks FAILED the hosts whose engine lost a worker (dead or stalled), then
+     * claims and starts a push for every due host.
+     */
     private void sweep() {
         var known = new HashSet<>(realizations.hostIds());
         for (var hostId : engines.hosts()) {
             if (!known.contains(hostId)) {
                 engines.remove(hostId);
+            } else {
+                engines.fault(hostId).ifPresent(reason -> tx.executeWithoutResult(status ->
+                        realizations.engineFailed(hostId, reason, properties.retryInitial(), properties.retryMax())));
             }
         }
-        Work work;
-        while (running && (work = tx.execute(status -> realizations.claimDue(properties.lease())
-                .map(claim -> read(claim, false)).orElse(null))) != null) {
-            var claimed = work;
-            pushes.submit(() -> push(claimed));
+        try {
+            while (running) {
+                pushSlots.acquire();
+                if (!start(() -> realizations.claimDue(properties.lease()).map(claim -> read(claim, false)))) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Claims work with a push slot the caller acquired and starts its push, which frees the slot; frees it at once
+     * when there is nothing to claim. Returns whether a push started.
+     */
+    private boolean start(Supplier<Optional<Work>> claim) {
+        Optional<Work> work;
+        try {
+            work = tx.execute(status -> claim.get());
+        } catch (RuntimeException e) {
+            pushSlots.release();
+            throw e;
+        }
+        if (work.isEmpty()) {
+            pushSlots.release();
+            return false;
+        }
+        // execute, not submit: an Error must reach the uncaught-exception handler, not a Future nobody reads
+        pushes.execute(() -> {
+            try {
+                push(work.get());
+            } finally {
+                pushSlots.release();
+            }
+        });
+        return true;
     }
 
     private Work read(RealizationRepository.Claim claim, boolean rebuild) {

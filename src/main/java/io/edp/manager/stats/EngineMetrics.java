@@ -87,6 +87,12 @@ class EngineMetrics {
                     s -> s.workers().get(worker).rxPackets());
             counter(ids, "edp.worker.tx.packets", "Packets transmitted by the worker", tags, snapshots,
                     s -> s.workers().get(worker).txPackets());
+            counter(ids, "edp.worker.exceptions", "Throwables the worker's duty cycle caught", tags, snapshots,
+                    s -> s.workers().get(worker).exceptions());
+            ids.add(Gauge.builder("edp.worker.running", snapshots,
+                            s -> s.get().workers().get(worker).health().isRunning() ? 1 : 0)
+                    .description("1 while the worker runs, 0 when it stalled or died (see /stats/threads)")
+                    .tags(tags).register(registry).getId());
             ids.add(Gauge.builder("edp.flowcache.entries", snapshots,
                             s -> s.get().workers().get(worker).flowCache().entries())
                     .description("Entries in the worker's flow cache").tags(tags).register(registry).getId());

@@ -8,6 +8,7 @@ import java.util.UUID;
 import io.edp.engine.EngineStats;
 import io.edp.manager.api.PageParams;
 import io.edp.manager.api.PageResponse;
+import io.edp.manager.api.WithoutDatabase;
 import io.edp.manager.realization.HostEngines;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -26,6 +27,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping(path = "/api/v1/hosts/{hostId}/stats", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "Statistics", description = "Counters of a host's engine; each answer is one snapshot and says when it "
         + "was taken. 404 while the host runs no engine.")
+@WithoutDatabase // reads the engines in memory: answers while the database is away
 class StatsController {
 
     private final HostEngines engines;
@@ -60,7 +62,8 @@ class StatsController {
     }
 
     @GetMapping("/threads")
-    @Operation(operationId = "getThreadStats", summary = "Worker threads: NUMA node, utilization, queues, packets")
+    @Operation(operationId = "getThreadStats",
+            summary = "Worker threads: health, NUMA node, utilization, queues, packets")
     ThreadReport threads(@PathVariable UUID hostId) {
         var stats = engines.require(hostId).stats();
         return new ThreadReport(stats.takenAt(), stats.mode().name(), stats.workers().stream()
@@ -68,7 +71,8 @@ class StatsController {
     }
 
     private static ThreadReport.WorkerThread thread(EngineStats.WorkerStats w) {
-        return new ThreadReport.WorkerThread(w.id(), w.numaNode(), (int) (w.utilization() * 100), w.busyNanos(),
+        return new ThreadReport.WorkerThread(w.id(), w.numaNode(), w.health().state(), w.health().reason(),
+                w.exceptions(), (int) (w.utilization() * 100), w.busyNanos(),
                 w.wallNanos(), w.rxPackets(), w.txPackets(), w.ioChainPackets(), w.iterations(), w.queues());
     }
 

@@ -3,6 +3,7 @@ package io.edp.manager.stats;
 import java.time.Instant;
 import java.util.List;
 
+import io.edp.engine.worker.WorkerHealth;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 @Schema(description = "Worker threads (EnsNetWorld / lcores) of a host's engine at one instant")
@@ -15,6 +16,13 @@ record ThreadReport(
     record WorkerThread(
             @Schema(example = "0") int worker,
             @Schema(example = "0") int numaNode,
+            @Schema(description = "RUNNING; STALLED when it began no iteration for 2 s; DEAD when its thread ended. "
+                    + "A host with a worker that is not RUNNING has a FAILED realization, and its next push rebuilds "
+                    + "the engine", example = "RUNNING") WorkerHealth.State state,
+            @Schema(description = "Why it is STALLED or DEAD; null while RUNNING",
+                    example = "worker 1 died: java.lang.InternalError: injected") String stateReason,
+            @Schema(description = "Throwables its duty cycle caught (and survived, but for the one that killed it)",
+                    example = "0") long exceptions,
             @Schema(description = "Busy share of its life so far, percent (rounded down)", example = "42")
             int utilizationPercent,
             @Schema(description = "Time in non-empty bursts", example = "4200000000") long busyNanos,

@@ -2,6 +2,7 @@ package io.edp.manager.traffic;
 
 import java.util.UUID;
 
+import io.edp.manager.api.WithoutDatabase;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
@@ -19,6 +20,7 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 @RestController
 @RequestMapping(path = "/api/v1/hosts/{hostId}/traffic", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "Traffic", description = "Traffic profiles on the loopback NICs of a host's embedded engine")
+@WithoutDatabase // reads the engines in memory: answers while the database is away
 class TrafficController {
 
     private final TrafficService traffic;

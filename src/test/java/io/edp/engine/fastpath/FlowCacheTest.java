@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.edp.engine.packet.FlowKey;
+import io.edp.engine.slowpath.ConnectionTable;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -148,6 +149,32 @@ class FlowCacheTest {
         int expiry = cache.expiryMillis(slot);
         assertThat(cache.lookup(key, 0, hash, 1, expiry - 1)).isEqualTo(slot);
         assertThat(cache.lookup(key, 0, hash, 1, expiry)).isEqualTo(FlowCache.STALE);
+    }
+
+    @Test
+    void anEntryRestingOnAConnectionIsStaleOnceIdleForTheShortestConnectionTimeout() {
+        FlowCache cache = cache(1024);
+        int hash = flow(1);
+        int slot = cache.install(key, 0, hash, 5, 1, 0, 42);
+        int idle = ConnectionTable.SHORTEST_TIMEOUT_MILLIS;
+        assertThat(cache.lookup(key, 0, hash, 1, idle - 1)).isEqualTo(slot);
+        assertThat(cache.touch(slot, idle - 1)).as("the stamp moved: fold it into connection 42").isEqualTo(42);
+        assertThat(cache.touch(slot, idle - 1)).as("same millisecond").isEqualTo(FlowCache.NO_CONNECTION);
+        assertThat(cache.lookup(key, 0, hash, 1, 2 * idle - 2)).isEqualTo(slot);
+        assertThat(cache.lookup(key, 0, hash, 1, 2 * idle - 1)).isEqualTo(FlowCache.STALE);
+
+        int other = cache.install(key, 0, flow(2), 5, 1, 0);
+        assertThat(cache.lookup(key, 0, flow(2), 1, 2 * idle)).as("no connection, no idle limit").isEqualTo(other);
+        assertThat(cache.touch(other, 2 * idle)).isEqualTo(FlowCache.NO_CONNECTION);
+    }
+
+    @Test
+    void aForgottenEntryMisses() {
+        FlowCache cache = cache(16);
+        cache.install(key, 0, flow(1), 1, 1, 0);
+        cache.forget(key, 0, flow(1));
+        assertThat(cache.lookup(key, 0, flow(1), 1, 0)).isEqualTo(FlowCache.MISS);
+        assertThat(counters[FlowCache.ENTRIES]).isZero();
     }
 
     @Test

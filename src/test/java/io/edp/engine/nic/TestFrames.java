@@ -6,8 +6,13 @@ import io.edp.engine.mbuf.MbufPool;
 import io.edp.engine.nic.pcap.PcapConfig;
 import io.edp.engine.nic.pcap.PcapDriver;
 import java.lang.foreign.MemorySegment;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Frames for driver tests, built byte by byte. */
@@ -42,5 +47,29 @@ public final class TestFrames {
                 writer.txBurst(0, cache, one, 1);
             }
         }
+    }
+
+    /** The frames of a classic little-endian pcap file (as the pcap driver writes them), in file order. */
+    public static List<byte[]> readCapture(Path file) {
+        ByteBuffer in;
+        try {
+            in = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        int magic = in.getInt(0);
+        if (magic != 0xa1b2c3d4 && magic != 0xa1b23c4d) {
+            throw new IllegalArgumentException(file + ": not a little-endian pcap file");
+        }
+        List<byte[]> frames = new ArrayList<>();
+        in.position(24);
+        while (in.remaining() >= 16) {
+            in.position(in.position() + 8);
+            byte[] frame = new byte[in.getInt()];
+            in.getInt();
+            in.get(frame);
+            frames.add(frame);
+        }
+        return frames;
     }
 }

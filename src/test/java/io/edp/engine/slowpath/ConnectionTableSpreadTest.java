@@ -17,7 +17,7 @@ class ConnectionTableSpreadTest {
         int full = 0;
         for (int sourcePort = 1000; sourcePort < 11_000; sourcePort++) {
             long l4 = FlowKey.l4Word(sourcePort, 4000, FlowKey.PROTO_UDP, 4, 1);
-            if (ct.insert(A, 0, B, 0, l4, 0, 0, 1, 1) == ConnectionTable.FULL) {
+            if (ct.insert(A, 0, B, 0, l4, 0, 0, 1, 1, 0, -1) == ConnectionTable.FULL) {
                 full++;
             }
         }

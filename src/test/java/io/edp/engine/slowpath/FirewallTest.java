@@ -49,49 +49,88 @@ class FirewallTest {
         assertThat(rules.match(A, 0, B, 0, udp(1, 2, 0), -1)).isZero();
     }
 
+    private static final RuleSet ALLOW_ALL = new RuleSet(List.of());
+
+    private static long find(ConnectionTable ct, long src, long dst, long l4, int flags, int now) {
+        return ct.find(src, 0, dst, 0, l4, flags, now, ALLOW_ALL, 1);
+    }
+
+    private static long insert(ConnectionTable ct, long src, long dst, long l4, int flags, int now) {
+        return ct.insert(src, 0, dst, 0, l4, flags, now, 1, 7, FlowKey.inPort(l4), -1);
+    }
+
     @Test
     void aConnectionIsFoundFromBothDirections() {
         ConnectionTable ct = new ConnectionTable(1024);
-        assertThat(ct.find(A, 0, B, 0, udp(1000, 53, 0), 0, 0, 1)).isEqualTo(ConnectionTable.NOT_FOUND);
-        long id = ct.insert(A, 0, B, 0, udp(1000, 53, 0), 0, 0, 1, 7);
-        long forward = ct.find(A, 0, B, 0, udp(1000, 53, 0), 0, 10, 1);
-        long reply = ct.find(B, 0, A, 0, udp(53, 1000, 2), 0, 20, 1);
-        assertThat(forward).isEqualTo(reply).isEqualTo((7L << 32) | id);
+        assertThat(find(ct, A, B, udp(1000, 53, 0), 0, 0)).isEqualTo(ConnectionTable.NOT_FOUND);
+        long forward = insert(ct, A, B, udp(1000, 53, 0), 0, 0);
+        long reply = find(ct, B, A, udp(53, 1000, 2), 0, 20);
+        assertThat(find(ct, A, B, udp(1000, 53, 0), 0, 10)).isEqualTo((7L << 32) | forward);
+        assertThat(reply >>> 32).isEqualTo(7);
+        assertThat((int) reply).as("the other direction's reference").isEqualTo((int) forward ^ 1);
         assertThat(ct.size()).isEqualTo(1);
     }
 
     @Test
-    void aNewPolicyGenerationSendsConnectionsBackToTheRules() {
+    void aRuleChangeRechecksAConnectionInItsInitiatorsDirectionWhicheverWayThePacketGoes() {
         ConnectionTable ct = new ConnectionTable(1024);
-        ct.insert(A, 0, B, 0, udp(1000, 53, 0), 0, 0, 1, 7);
-        assertThat(ct.find(A, 0, B, 0, udp(1000, 53, 0), 0, 10, 2)).isEqualTo(ConnectionTable.NOT_FOUND);
-        ct.remove(A, 0, B, 0, udp(1000, 53, 0), 10);
+        int v1 = ct.policyVersion(List.of());
+        ct.insert(A, 0, B, 0, udp(1000, 53, 0), 0, 0, v1, 0, 0, -1);
+        List<FirewallRule> allowAtoB = List.of(FirewallRule.of(1, "10.0.0.1/32", "any", 0, Verdict.ALLOW),
+                FirewallRule.of(99, "any", "any", 0, Verdict.DROP));
+        int v2 = ct.policyVersion(allowAtoB);
+        assertThat(ct.policyVersion(allowAtoB)).as("the same rules keep their version").isEqualTo(v2);
+        assertThat(v2).isNotEqualTo(v1);
+        // the reply comes first: the re-check sees A's packet, which rule 1 allows
+        long reply = ct.find(B, 0, A, 0, udp(53, 1000, 2), 0, 10, new RuleSet(allowAtoB), v2);
+        assertThat(reply >>> 32).isEqualTo(1);
+
+        List<FirewallRule> dropAll = List.of(FirewallRule.of(99, "any", "any", 0, Verdict.DROP));
+        int v3 = ct.policyVersion(dropAll);
+        assertThat(ct.find(B, 0, A, 0, udp(53, 1000, 2), 0, 20, new RuleSet(dropAll), v3))
+                .isEqualTo(ConnectionTable.NOT_FOUND);
         assertThat(ct.size()).isZero();
-        assertThat(ct.find(A, 0, B, 0, udp(1000, 53, 0), 0, 10, 1)).isEqualTo(ConnectionTable.NOT_FOUND);
     }
 
     @Test
     void udpConnectionsTimeOut() {
         ConnectionTable ct = new ConnectionTable(1024);
-        ct.insert(A, 0, B, 0, udp(1000, 53, 0), 0, 0, 1, 0);
-        assertThat(ct.find(A, 0, B, 0, udp(1000, 53, 0), 0, 59_999, 1)).isNotEqualTo(ConnectionTable.NOT_FOUND);
-        assertThat(ct.find(A, 0, B, 0, udp(1000, 53, 0), 0, 59_999 + 60_000, 1)).isEqualTo(ConnectionTable.NOT_FOUND);
+        insert(ct, A, B, udp(1000, 53, 0), 0, 0);
+        assertThat(find(ct, A, B, udp(1000, 53, 0), 0, 59_999)).isNotEqualTo(ConnectionTable.NOT_FOUND);
+        assertThat(find(ct, A, B, udp(1000, 53, 0), 0, 59_999 + 60_000)).isEqualTo(ConnectionTable.NOT_FOUND);
+    }
+
+    @Test
+    void cacheHitsKeepAConnectionAliveWithoutTheSlowPath() {
+        ConnectionTable ct = new ConnectionTable(1024);
+        long reference = insert(ct, A, B, udp(1000, 53, 0), 0, 0);
+        ct.touch((int) reference ^ 1, 50_000);
+        assertThat(find(ct, A, B, udp(1000, 53, 0), 0, 109_999)).isNotEqualTo(ConnectionTable.NOT_FOUND);
+        assertThat(find(ct, A, B, udp(1000, 53, 0), 0, 109_999 + 60_000)).isEqualTo(ConnectionTable.NOT_FOUND);
     }
 
     @Test
     void tcpHandshakeAndResetDriveTheConnectionState() {
         ConnectionTable ct = new ConnectionTable(1024);
-        ct.insert(A, 0, B, 0, tcp(40000, 80), FlowKey.TCP_SYN, 0, 1, 0);
+        insert(ct, A, B, tcp(40000, 80), FlowKey.TCP_SYN, 0);
         // SYN_SENT times out after 30 s unless the handshake completes
-        assertThat(ct.find(B, 0, A, 0, tcp(80, 40000), FlowKey.TCP_SYN | FlowKey.TCP_ACK, 1_000, 1))
+        assertThat(find(ct, B, A, tcp(80, 40000), FlowKey.TCP_SYN | FlowKey.TCP_ACK, 1_000))
                 .isNotEqualTo(ConnectionTable.NOT_FOUND);
         // established: an hour of idle time is allowed
-        assertThat(ct.find(A, 0, B, 0, tcp(40000, 80), FlowKey.TCP_ACK, 1_000 + 600_000, 1))
+        assertThat(find(ct, A, B, tcp(40000, 80), FlowKey.TCP_ACK, 1_000 + 600_000))
                 .isNotEqualTo(ConnectionTable.NOT_FOUND);
-        ct.find(A, 0, B, 0, tcp(40000, 80), FlowKey.TCP_RST, 700_000, 1);
+        find(ct, A, B, tcp(40000, 80), FlowKey.TCP_RST, 700_000);
         // closed: a new SYN must meet the rules again
-        assertThat(ct.find(A, 0, B, 0, tcp(40000, 80), FlowKey.TCP_SYN, 700_001, 1))
-                .isEqualTo(ConnectionTable.NOT_FOUND);
+        assertThat(find(ct, A, B, tcp(40000, 80), FlowKey.TCP_SYN, 700_001)).isEqualTo(ConnectionTable.NOT_FOUND);
+    }
+
+    @Test
+    void onlySynFinAndRstMoveTheStateSoCacheHitsNeverSkipATransition() {
+        ConnectionTable ct = new ConnectionTable(1024);
+        insert(ct, A, B, tcp(40000, 80), FlowKey.TCP_SYN, 0);
+        find(ct, A, B, tcp(40000, 80), FlowKey.TCP_ACK, 1_000);
+        // still SYN_SENT (30 s): a plain ACK does not complete the handshake
+        assertThat(find(ct, A, B, tcp(40000, 80), FlowKey.TCP_ACK, 31_000)).isEqualTo(ConnectionTable.NOT_FOUND);
     }
 
     @Test
@@ -100,7 +139,7 @@ class FirewallTest {
         int refused = 0;
         for (int i = 0; i < 2000; i++) {
             long src = (long) (0x0A000000 + i) << 32;
-            refused += ct.insert(src, 0, B, 0, udp(1000, 53, 0), 0, 0, 1, 0) == ConnectionTable.FULL ? 1 : 0;
+            refused += insert(ct, src, B, udp(1000, 53, 0), 0, 0) == ConnectionTable.FULL ? 1 : 0;
         }
         assertThat(refused).isPositive();
         assertThat(ct.size()).isLessThanOrEqualTo(256);

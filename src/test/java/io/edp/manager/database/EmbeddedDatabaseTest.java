@@ -17,13 +17,14 @@ class EmbeddedDatabaseTest {
     @Test
     void dataSurvivesARestartOnTheSameDirectory() throws Exception {
         var configuration = new EmbeddedDatabaseConfiguration();
-        var properties = new EmbeddedDatabaseProperties(dataDirectory.resolve("postgres"), 0);
+        var data = new DataDirectoryProperties(dataDirectory);
+        var properties = new EmbeddedDatabaseProperties(0);
 
-        try (var postgres = configuration.embeddedPostgres(properties)) {
+        try (var postgres = configuration.embeddedPostgres(data, properties)) {
             new JdbcTemplate(postgres.getPostgresDatabase()).execute(
                     "CREATE TABLE survivor (name text); INSERT INTO survivor VALUES ('still here')");
         }
-        try (var postgres = configuration.embeddedPostgres(properties)) {
+        try (var postgres = configuration.embeddedPostgres(data, properties)) {
             var name = new JdbcTemplate(postgres.getPostgresDatabase())
                     .queryForObject("SELECT name FROM survivor", String.class);
             assertThat(name).isEqualTo("still here");

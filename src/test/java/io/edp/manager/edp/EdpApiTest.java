@@ -154,6 +154,39 @@ class EdpApiTest extends ManagerTest {
                 .content("{\"name\": \"gold\"}")).andExpect(status().isConflict());
     }
 
+    @Test
+    void settingsTheEngineCannotRunAreRefusedNamingTheField() throws Exception {
+        var fourNodes = create("/api/v1/hosts", """
+                {"name": "esx-big", "managementAddress": "192.0.2.12", "numaNodes": [{"id": 0, "cpuCores": [0]},
+                 {"id": 1, "cpuCores": [1]}, {"id": 2, "cpuCores": [2]}, {"id": 3, "cpuCores": [3]}]}""");
+        long generation = desiredGeneration(fourNodes);
+
+        mvc.perform(put("/api/v1/hosts/" + fourNodes + "/edp").with(operator())
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"settings\": {\"workersPerNumaNode\": {\"0\": 64, \"1\": 64, \"2\": 64, \"3\": 64}}}"))
+                .andExpect(status().isBadRequest())
+                .andExpect(header().string("Content-Type", "application/problem+json"))
+                .andExpect(jsonPath("$.errors[0].field").value("settings.workersPerNumaNode"))
+                .andExpect(jsonPath("$.errors[0].message", containsString("total workers must be 1..64: 256")));
+        assertThat(desiredGeneration(fourNodes)).isEqualTo(generation);
+    }
+
+    @Test
+    void aProfileChangeThatWouldBreakAFollowingHostIsRefusedNamingIt() throws Exception {
+        created("/api/v1/edp-profiles", "{\"name\": \"wide\", \"settings\": {\"flowExpiryMaxSeconds\": 600}}");
+        putEdp("{\"profile\": \"wide\", \"settings\": {\"flowExpiryMinSeconds\": 300}}")
+                .andExpect(status().isOk());
+
+        mvc.perform(put("/api/v1/edp-profiles/wide").with(operator()).contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"settings\": {\"flowExpiryMaxSeconds\": 120}}"))
+                .andExpect(status().isConflict())
+                .andExpect(header().string("Content-Type", "application/problem+json"))
+                .andExpect(jsonPath("$.detail", containsString("esx-01")))
+                .andExpect(jsonPath("$.detail", containsString("flowExpiryMinSeconds")));
+        mvc.perform(get("/api/v1/edp-profiles/wide").with(viewer()))
+                .andExpect(jsonPath("$.settings.flowExpiryMaxSeconds").value(600));
+    }
+
     private ResultActions putEdp(String json) throws Exception {
         return mvc.perform(put(edp()).with(operator()).contentType(MediaType.APPLICATION_JSON).content(json));
     }

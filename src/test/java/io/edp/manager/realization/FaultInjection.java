@@ -4,6 +4,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.edp.engine.Engine;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -12,7 +14,7 @@ import org.springframework.context.annotation.Primary;
 
 /**
  * Test-only: the engines the manager pushes to, with a switch that makes every push to chosen hosts fail, as an
- * unreachable or refusing engine would.
+ * unreachable or refusing engine would, and a gate that holds pushes so a test can see how many run at once.
  */
 @TestConfiguration(proxyBeanMethods = false)
 public class FaultInjection {
@@ -27,6 +29,9 @@ public class FaultInjection {
 
         private final HostEngines engines;
         private final Set<UUID> failing = ConcurrentHashMap.newKeySet();
+        private final AtomicInteger inFlight = new AtomicInteger();
+        private final AtomicInteger maxInFlight = new AtomicInteger();
+        private volatile CountDownLatch held;
 
         FaultyEngines(HostEngines engines) {
             this.engines = engines;
@@ -40,13 +45,48 @@ public class FaultInjection {
             failing.remove(hostId);
         }
 
+        /** Makes every push wait until {@link #releasePushes()}, and counts pushes in flight from now on. */
+        public void holdPushes() {
+            maxInFlight.set(inFlight.get());
+            held = new CountDownLatch(1);
+        }
+
+        public void releasePushes() {
+            var latch = held;
+            held = null;
+            if (latch != null) {
+                latch.countDown();
+            }
+        }
+
+        public int pushesInFlight() {
+            return inFlight.get();
+        }
+
+        /** The most pushes that were in flight at once since {@link #holdPushes()}. */
+        public int maxPushesInFlight() {
+            return maxInFlight.get();
+        }
+
         @Override
         public void push(HostDataPath desired) {
-            if (failing.contains(desired.hostId())) {
-                throw new IllegalStateException("injected fault: the engine of " + desired.hostName()
-                        + " refused generation " + desired.generation());
+            maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            try {
+                var latch = held;
+                if (latch != null) {
+                    latch.await();
+                }
+                if (failing.contains(desired.hostId())) {
+                    throw new IllegalStateException("injected fault: the engine of " + desired.hostName()
+                            + " refused generation " + desired.generation());
+                }
+                engines.push(desired);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("push interrupted", e);
+            } finally {
+                inFlight.decrementAndGet();
             }
-            engines.push(desired);
         }
 
         @Override

@@ -1,9 +1,14 @@
 package io.edp.manager.realization;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import java.time.Instant;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.edp.EdpApplication;
@@ -12,6 +17,7 @@ import io.edp.engine.Mode;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Engines hold nothing that is not rebuilt from the database: with every engine gone (as after a restart), the
@@ -28,6 +34,51 @@ class StartupReconciliationTest extends RealizationTest {
 
     @Autowired
     private HikariDataSource database;
+
+    @Autowired
+    private FaultInjection.FaultyEngines pushes;
+
+    @Autowired
+    private RealizationProperties properties;
+
+    @Autowired
+    private JdbcTemplate jdbc;
+
+    @Test
+    void aRestartPushesAFewHundredHostsAtMostParallelismAtOnceAndAllSucceed() throws Exception {
+        int hostCount = 200;
+        for (int i = 0; i < hostCount; i++) {
+            createHost("esx-" + i); // no NICs: their engines cost nothing, the pushes still run one by one
+        }
+        await("every host to be realized", () -> count("state = 'SUCCESS'"), n -> n == hostCount);
+        int parallelism = properties.parallelism();
+
+        pushes.holdPushes();
+        embedded.destroy();
+        var reconciliation = CompletableFuture.runAsync(reconciler::reconcileEveryHost);
+        try {
+            await("pushes to fill every slot", pushes::pushesInFlight, n -> n >= parallelism);
+            // the hosts waiting their turn say so; none is IN_PROGRESS without saying why
+            await("the others to wait for a push slot", () -> count("state = 'PENDING' AND failure_reason = '"
+                    + Reconciler.STARTUP_WAIT + "'"), n -> n == hostCount - parallelism);
+            assertThat(count("state = 'IN_PROGRESS' AND failure_reason = '" + Reconciler.STARTUP_PUSH + "'"))
+                    .isEqualTo(parallelism);
+            mvc.perform(get("/actuator/health/readiness"))
+                    .andExpect(status().isServiceUnavailable())
+                    .andExpect(jsonPath("$.components.startupReconciliation.status").value("OUT_OF_SERVICE"));
+        } finally {
+            pushes.releasePushes();
+        }
+        reconciliation.get(60, TimeUnit.SECONDS);
+
+        assertThat(pushes.maxPushesInFlight()).isEqualTo(parallelism);
+        assertThat(count("state = 'SUCCESS' AND failure_reason IS NULL")).isEqualTo(hostCount);
+        mvc.perform(get("/actuator/health/readiness")).andExpect(status().isOk());
+    }
+
+    private long count(String condition) {
+        return jdbc.queryForObject("SELECT count(*) FROM host_realization WHERE " + condition, Long.class);
+    }
 
     @Test
     void everyHostsEngineIsRebuiltAtItsDesiredGeneration() throws Exception {

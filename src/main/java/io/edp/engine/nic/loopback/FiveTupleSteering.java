@@ -9,7 +9,8 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * The loopback NIC's default steering: a plain hash of the IP 5-tuple modulo the queue count, so every frame of
- * a flow lands on the same queue (non-IP frames go to queue 0). Toeplitz RSS and NetQueue filters are other
+ * a flow lands on the same queue (non-IP frames go to queue 0). Fragments hash by addresses and protocol alone, as
+ * RSS does, so every fragment of a datagram lands on one queue. Toeplitz RSS and NetQueue filters are other
  * {@link RxSteering} implementations.
  */
 public record FiveTupleSteering(int queues) implements RxSteering {
@@ -41,12 +42,16 @@ public record FiveTupleSteering(int queues) implements RxSteering {
         if (type == 0x0800 && length >= at + 2 + 24) {
             int ihl = (frame.get(ValueLayout.JAVA_BYTE, l3) & 0xF) * 4;
             h = frame.get(LONG, l3 + 12) * 31 + frame.get(ValueLayout.JAVA_BYTE, l3 + 9);
-            if (length >= at + 2 + ihl + 4) {
+            boolean fragment = (frame.get(U16, l3 + 6) & 0x3FFF) != 0;
+            if (!fragment && length >= at + 2 + ihl + 4) {
                 h = h * 31 + frame.get(INT, l3 + ihl);
             }
         } else if (type == 0x86DD && length >= at + 2 + 44) {
             h = frame.get(LONG, l3 + 8) ^ frame.get(LONG, l3 + 16) * 31 ^ frame.get(LONG, l3 + 24) * 961
-                    ^ frame.get(LONG, l3 + 32) * 29791 ^ frame.get(INT, l3 + 40);
+                    ^ frame.get(LONG, l3 + 32) * 29791;
+            if (frame.get(ValueLayout.JAVA_BYTE, l3 + 6) != 44) { // a fragment header differs between fragments
+                h ^= frame.get(INT, l3 + 40);
+            }
         } else {
             return 0;
         }

@@ -35,6 +35,7 @@ public final class LoopbackNic implements NicDriver {
     private final int txQueues;
     private final TrafficSink sink;
     private TrafficGenerator generator;
+    private volatile TransmitCapture capture;
 
     /** One RX queue: the rings, and what its (single) polling worker uses to fill descriptors and post buffers. */
     private static final class WireQueue {
@@ -96,6 +97,27 @@ public final class LoopbackNic implements NicDriver {
 
     public TrafficSink sink() {
         return sink;
+    }
+
+    /**
+     * From now on keeps a copy of every frame this port transmits, up to {@code frames} between two
+     * {@link #takeTransmitted()} calls (space taken now; transmitting still allocates nothing). For tests that
+     * compare what leaves byte for byte.
+     */
+    public void captureTransmitted(int frames) {
+        capture = new TransmitCapture(pool, frames);
+    }
+
+    /**
+     * The frames transmitted since capturing began or since the last call, in transmit order; fails if more
+     * were sent than the capture holds. Read on the thread that steps the engine, or after {@code Engine.sync()}.
+     */
+    public List<byte[]> takeTransmitted() {
+        TransmitCapture c = capture;
+        if (c == null) {
+            throw new IllegalStateException("port " + name + " is not capturing; call captureTransmitted first");
+        }
+        return c.take();
     }
 
     /** Starts sending {@code profile} on a thread of its own; one generator per NIC at a time. */
@@ -171,6 +193,10 @@ public final class LoopbackNic implements NicDriver {
     @Override
     public int txBurst(int txQueue, MbufCache cache, int[] mbufs, int count) {
         sink.receive(txQueue, mbufs, count);
+        TransmitCapture c = capture;
+        if (c != null) {
+            c.record(mbufs, count);
+        }
         cache.freeBurst(mbufs, count);
         return count;
     }

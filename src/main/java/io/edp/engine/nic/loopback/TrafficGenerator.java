@@ -11,19 +11,25 @@ import io.edp.engine.slowpath.Cidr;
 import io.edp.engine.slowpath.MacAddress;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * Builds frames of a {@link TrafficProfile} on its own thread, a burst at a time in its own staging memory, and
  * puts them on the wire of a {@link LoopbackNic}, which writes each into a buffer its RX queue's worker posted
  * (as a NIC's DMA does). Each frame ends with a 12-byte trailer (flow id, sequence number) that the
- * {@link TrafficSink} checks. A queue without posted buffers pushes back: frames wait, none are lost or
- * reordered.
+ * {@link TrafficSink} checks; the top 16 bits of the sequence number number the run (each generator is a new
+ * run), so a sink starts each flow's count afresh when a new run begins. A queue without posted buffers pushes
+ * back: frames wait, none are lost or reordered.
  */
 public final class TrafficGenerator {
 
     /** Bytes at the end of every frame: flow id (int) and sequence number (long), native order. */
     public static final int TRAILER_BYTES = 12;
+    /** The sequence number's bits above this one are the run's number, the bits below count the flow's frames. */
+    public static final int RUN_SHIFT = 48;
+
+    private static final AtomicInteger RUNS = new AtomicInteger();
 
     private static final int TEMPLATE_BYTES = 128;
     private static final int UDP_KIND = 0;
@@ -36,6 +42,8 @@ public final class TrafficGenerator {
     private final TrafficProfile profile;
     private final LoopbackNic nic;
     private final long[] nextSeq;
+    /** This run's number, in place in the sequence number. */
+    private final long run = (long) RUNS.incrementAndGet() << RUN_SHIFT;
     private final long srcMac;
     private final long dstMac;
     private final int sourceBase;
@@ -205,7 +213,7 @@ public final class TrafficGenerator {
         }
         long trailer = f + length - TRAILER_BYTES;
         data.set(INT, trailer, profile.firstFlowId() + flow);
-        data.set(LONG, trailer + 4, seq);
+        data.set(LONG, trailer + 4, run | seq);
         return length;
     }
 

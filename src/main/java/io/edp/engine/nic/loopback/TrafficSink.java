@@ -8,7 +8,8 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * The far end of a loopback port: counts what is transmitted and checks each flow's sequence numbers (from the
- * {@link TrafficGenerator} trailer) for loss and reordering. Per-flow state lives in primitive arrays indexed by
+ * {@link TrafficGenerator} trailer) for loss and reordering, afresh with each run (a frame of another run than
+ * its flow's last one starts the flow's count at that run's first frame). Per-flow state lives in primitive arrays indexed by
  * flow id; a flow is transmitted by one worker at a time (queue handoffs order the writers), and totals are
  * kept per TX queue so every counter has a single writer. With a flow capacity of 0 the sink only counts, so
  * a benchmark does not charge the wire's bookkeeping to the worker that transmits.
@@ -67,6 +68,9 @@ public final class TrafficSink {
                 continue;
             }
             long expected = expectedSeq[flow];
+            if (seq >>> TrafficGenerator.RUN_SHIFT != expected >>> TrafficGenerator.RUN_SHIFT) {
+                expected = seq >>> TrafficGenerator.RUN_SHIFT << TrafficGenerator.RUN_SHIFT;
+            }
             if (seq == expected) {
                 expectedSeq[flow] = seq + 1;
             } else if (seq > expected) {

@@ -9,6 +9,7 @@ import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.host.Host;
 import io.edp.manager.host.HostService;
+import io.edp.manager.realization.EngineMemoryBudget;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.stereotype.Service;
@@ -20,15 +21,18 @@ class PhysicalNicService {
 
     private final HostService hosts;
     private final PhysicalNicRepository nics;
+    private final EngineMemoryBudget budget;
 
-    PhysicalNicService(HostService hosts, PhysicalNicRepository nics) {
+    PhysicalNicService(HostService hosts, PhysicalNicRepository nics, EngineMemoryBudget budget) {
         this.hosts = hosts;
         this.nics = nics;
+        this.budget = budget;
     }
 
     PhysicalNicResponse create(UUID hostId, PhysicalNicRequest request) {
         check(hosts.requireUnchanging(hostId), null, request);
-        return PhysicalNicResponse.of(nics.saveAndFlush(new PhysicalNic(hostId, request)));
+        // a NIC on a NUMA node without one adds a worker when the workers are left to their default
+        return budget.admit(() -> PhysicalNicResponse.of(nics.saveAndFlush(new PhysicalNic(hostId, request))));
     }
 
     @Transactional(readOnly = true)
@@ -48,8 +52,10 @@ class PhysicalNicService {
         ifMatch.check(nic.version());
         var request = change.apply(nic.toRequest());
         check(host, nicId, request);
-        nic.apply(request);
-        return PhysicalNicResponse.of(nics.saveAndFlush(nic));
+        return budget.admit(() -> {
+            nic.apply(request);
+            return PhysicalNicResponse.of(nics.saveAndFlush(nic));
+        });
     }
 
     void delete(UUID hostId, UUID nicId, IfMatch ifMatch) {

@@ -27,6 +27,9 @@ class AfPacketDriverTest {
     private static final int FLOWS = 64;
     private static final long DEADLINE_NANOS = 10_000_000_000L;
     private static final int WARM_UP_ROUNDS = 20;
+    /** Enough frames that one allocation per frame could not hide among the measurement's noise. */
+    private static final long MIN_MEASURED_FRAMES = 5_000;
+    private static final long QUIET_NANOS = 100_000_000L;
 
     @RegisterExtension
     static final ForwardingPathExtension TOPOLOGY = new ForwardingPathExtension();
@@ -77,30 +80,41 @@ class AfPacketDriverTest {
         try (AfPacketDriver rx = AfPacketDriver.open(AfPacketConfig.of(path.ingress(), 1), 1, pool);
                 AfPacketDriver tx = AfPacketDriver.open(AfPacketConfig.of(path.egress(), 1), 2, pool)) {
             // until the JIT has compiled the loop and the sendto downcall (interpreted, they box), rounds allocate;
-            // a per-frame allocation would make every round allocate
+            // a per-frame allocation would make every round allocate. On a busy machine the kernel drops part of
+            // what trafgen sends (its ring fills before this thread drains it): what counts is what arrived.
             long allocated = -1;
             long forwarded = 0;
-            for (int round = 0; round < WARM_UP_ROUNDS && allocated != 0; round++) {
+            for (int round = 0; round < WARM_UP_ROUNDS && (allocated != 0 || forwarded < MIN_MEASURED_FRAMES);
+                    round++) {
                 lab.trafgen(path.generator(), VethLab.GENERATOR_DEVICE, new TrafgenProfile(FLOWS, 64, 0), 50_000);
                 long before = threads.getCurrentThreadAllocatedBytes();
-                forwarded = forward(rx, tx, 50_000);
+                forwarded = forwardWhatArrived(rx, tx);
                 allocated = threads.getCurrentThreadAllocatedBytes() - before;
             }
 
-            assertThat(forwarded).isEqualTo(50_000);
+            assertThat(forwarded).as("frames forwarded in the measured round").isGreaterThanOrEqualTo(
+                    MIN_MEASURED_FRAMES);
             assertThat(allocated).as("bytes allocated while forwarding %d frames", forwarded).isZero();
         }
     }
 
-    /** Moves frames from the RX queue 0 of {@code rx} to TX queue 0 of {@code tx} until {@code frames} went. */
-    private long forward(AfPacketDriver rx, AfPacketDriver tx, long frames) {
+    /**
+     * Moves frames from the RX queue 0 of {@code rx} to TX queue 0 of {@code tx} until none has arrived for many
+     * RX block timeouts (1 ms each): trafgen has already returned, so every frame it sent is in the ring or dropped.
+     */
+    private long forwardWhatArrived(AfPacketDriver rx, AfPacketDriver tx) {
         long forwarded = 0;
-        long deadline = System.nanoTime() + DEADLINE_NANOS;
-        while (forwarded < frames && System.nanoTime() < deadline) {
+        long lastFrame = System.nanoTime();
+        while (true) {
+            long now = System.nanoTime(); // taken before the burst: a thread paused in between still looks again
             int n = rx.rxBurst(0, cache, burst, NicDriver.MAX_BURST);
-            forwarded += tx.txBurst(0, cache, burst, n);
+            if (n > 0) {
+                forwarded += tx.txBurst(0, cache, burst, n);
+                lastFrame = System.nanoTime();
+            } else if (now - lastFrame > QUIET_NANOS) {
+                return forwarded;
+            }
         }
-        return forwarded;
     }
 
     @Test

@@ -1,0 +1,52 @@
+package io.edp.manager.api;
+
+import java.util.concurrent.Semaphore;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerInterceptor;
+
+/**
+ * A bulkhead in front of the database: at most {@code concurrentRequests} API requests work on it at once, and one
+ * more is refused at once (503) rather than queued, since a queued request would hold an HTTP thread. Controllers
+ * marked {@link WithoutDatabase} pass without a permit.
+ */
+final class DatabaseRequestLimit implements HandlerInterceptor {
+
+    private final Semaphore permits;
+    private final int limit;
+
+    DatabaseRequestLimit(int limit) {
+        this.permits = new Semaphore(limit);
+        this.limit = limit;
+    }
+
+    @Override
+    public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+        if (!needsDatabase(handler)) {
+            return true;
+        }
+        if (!permits.tryAcquire()) {
+            throw new DatabaseUnavailableException("The manager is already serving " + limit
+                    + " requests that need the database; retry later.");
+        }
+        return true;
+    }
+
+    @Override
+    public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler,
+            Exception failure) {
+        if (needsDatabase(handler)) {
+            permits.release();
+        }
+    }
+
+    static boolean needsDatabase(HandlerMethod handler) {
+        return !handler.getBeanType().isAnnotationPresent(WithoutDatabase.class);
+    }
+
+    private static boolean needsDatabase(Object handler) {
+        return handler instanceof HandlerMethod method && needsDatabase(method);
+    }
+}

@@ -1,0 +1,272 @@
+package io.edp.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.edp.engine.LockstepEngines.Outcome;
+import io.edp.engine.ModelEvent.Advance;
+import io.edp.engine.ModelEvent.ApplyFlowCache;
+import io.edp.engine.ModelEvent.ApplyRoutes;
+import io.edp.engine.ModelEvent.ApplyRules;
+import io.edp.engine.ModelEvent.ApplyTlbThreshold;
+import io.edp.engine.ModelEvent.FlushFlowCaches;
+import io.edp.engine.ModelEvent.MoveQueue;
+import io.edp.engine.ModelEvent.Send;
+import io.edp.engine.ModelEvent.SendFragment;
+import io.edp.engine.ModelEvent.SwitchMode;
+import io.edp.engine.ModelNetwork.CacheSetting;
+import io.edp.engine.ModelNetwork.Flow;
+import io.edp.engine.ModelNetwork.Host;
+import io.edp.engine.ModelNetwork.Pair;
+import io.edp.engine.ModelNetwork.Protocol;
+import io.edp.engine.ModelNetwork.Tagging;
+import io.edp.engine.fastpath.FlowCache;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.GenerationMode;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.RandomDistribution;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.AroundPropertyHook;
+import net.jqwik.api.lifecycle.PropertyExecutionResult;
+import net.jqwik.api.lifecycle.PropertyExecutor;
+import net.jqwik.api.lifecycle.PropertyLifecycleContext;
+import net.jqwik.api.state.Action;
+import net.jqwik.api.state.ActionChain;
+import net.jqwik.api.state.Transformer;
+
+/**
+ * Fast equals slow, as a model-based differential test: random sequences of packets (TCP handshakes, data,
+ * FIN and RST; UDP; ICMP echo; IPv4 and IPv6 fragments; VLAN, QinQ and untagged frames), clock moves across
+ * every timeout (connections, the flow-cache expiry window) and configuration changes (rules, routes, flow cache,
+ * TLB, modes, queue moves, cache flushes) drive an engine under test, starting in EDP_STANDARD, and a LEGACY
+ * reference in lockstep on one manual clock; every frame must come out of both alike (see {@link SequenceRun}).
+ * A failing sequence shrinks to a few events. {@code -Dedp.difftest.tries=N} runs N sequences instead of the
+ * CI's {@value #CI_SEQUENCES}.
+ *
+ * <p>The examples are the four ways the promise was seen broken, as fixed sequences.
+ */
+class FastEqualsSlowPropertyTest {
+
+    static final int CI_SEQUENCES = 2_000;
+    static final int MAX_EVENTS = 40;
+    private static final LongAdder SEQUENCES = new LongAdder();
+    private static final LongAdder EVENTS = new LongAdder();
+    private static final LongAdder FRAMES = new LongAdder();
+
+    /** The runs this property's sequences opened (a chain that fails midway does not hand back its state). */
+    private final List<SequenceRun> opened = new ArrayList<>();
+
+    @Property(tries = CI_SEQUENCES)
+    @AddLifecycleHook(TriesFromSystemProperty.class)
+    void everyFrameLeavesTheEngineUnderTestAsItLeavesLegacy(@ForAll("sequences") ActionChain<SequenceRun> sequence) {
+        try {
+            sequence.run();
+        } finally {
+            SEQUENCES.increment();
+            EVENTS.add(sequence.transformations().size());
+            for (SequenceRun run : opened) {
+                FRAMES.add(run.frames());
+                run.close();
+            }
+            opened.clear();
+        }
+    }
+
+    @AfterContainer
+    static void summary() {
+        if (SEQUENCES.sum() > 0) {
+            System.out.printf("fast equals slow: %d sequences, %d events, %d frames through both engines%n",
+                    SEQUENCES.sum(), EVENTS.sum(), FRAMES.sum());
+        }
+    }
+
+    /** {@code -Dedp.difftest.tries=N} overrides the property's tries. */
+    static final class TriesFromSystemProperty implements AroundPropertyHook {
+
+        @Override
+        public PropertyExecutionResult aroundProperty(PropertyLifecycleContext context, PropertyExecutor property) {
+            Integer tries = Integer.getInteger("edp.difftest.tries");
+            if (tries != null) {
+                context.attributes().setTries(tries);
+            }
+            return property.execute();
+        }
+    }
+
+    /**
+     * Up to {@value #MAX_EVENTS} events on the network's initial configuration (a stateful firewall, 64-entry flow
+     * caches expiring in 2–5 s). jqwik shrinks an action chain by dropping any of its events, not only a prefix or
+     * suffix as it does for a list, so a failure comes back as the few events that matter.
+     */
+    @Provide
+    Arbitrary<ActionChain<SequenceRun>> sequences() {
+        Arbitrary<Integer> flow = Arbitraries.integers().between(0, ModelNetwork.FLOWS.size() - 1)
+                .withDistribution(RandomDistribution.biased());
+        Arbitrary<Boolean> reply = Arbitraries.of(false, true);
+        Arbitrary<Tagging> tagging = Arbitraries.frequency(Tuple.of(16, Tagging.LINK), Tuple.of(1, Tagging.QINQ),
+                Tuple.of(1, Tagging.UNTAGGED));
+        // ACK, SYN, SYN-ACK, FIN, RST (ACK mostly: it is what the fast path serves)
+        Arbitrary<Integer> kind = Arbitraries.frequency(Tuple.of(6, 0), Tuple.of(2, 1), Tuple.of(2, 2),
+                Tuple.of(1, 3), Tuple.of(1, 4));
+        Arbitrary<Integer> ttl = Arbitraries.frequency(Tuple.of(30, 64), Tuple.of(1, 1), Tuple.of(1, 2));
+        Arbitrary<ModelEvent> send = Combinators.combine(flow, reply, kind, tagging, ttl).as(Send::new);
+        Arbitrary<ModelEvent> fragment = Combinators.combine(flow, reply, Arbitraries.of(0, 1, 3),
+                Arbitraries.of(true, false), Arbitraries.integers().between(1, 3), tagging).as(SendFragment::new);
+        // across the cache windows (2–5, 20–40, 90–150 s) and the connection timeouts (20, 30, 45, 60 s, 1 h)
+        Arbitrary<ModelEvent> advance = Arbitraries.of(1, 2, 3, 5, 8, 21, 31, 46, 61, 100, 151, 3601)
+                .map(Advance::new);
+        Arbitrary<ModelEvent> rules = Arbitraries.integers().between(0, ModelNetwork.RULES.size() - 1).list()
+                .uniqueElements().ofMaxSize(6).map(ApplyRules::new);
+        Arbitrary<ModelEvent> routes = Arbitraries.integers().between(0, ModelNetwork.ROUTES.size() - 1).list()
+                .uniqueElements().ofMaxSize(ModelNetwork.ROUTES.size()).map(ApplyRoutes::new);
+        Arbitrary<ModelEvent> cache = Arbitraries.integers().between(0, ModelNetwork.CACHE_SETTINGS.size() - 1)
+                .map(ApplyFlowCache::new);
+        Arbitrary<ModelEvent> tlb = Arbitraries.of(50, 70, 90).map(ApplyTlbThreshold::new);
+        Arbitrary<ModelEvent> mode = Arbitraries.of(Mode.EDP_STANDARD, Mode.LEGACY, Mode.EDP_DEDICATED)
+                .map(SwitchMode::new);
+        Arbitrary<ModelEvent> move = Combinators.combine(Arbitraries.of(0, 1), Arbitraries.of(0, 1))
+                .as(MoveQueue::new);
+        Arbitrary<ModelEvent> flush = Arbitraries.just(new FlushFlowCaches());
+        return ActionChain.startWith(this::newRun)
+                .withAction(60, action(send))
+                .withAction(8, action(fragment))
+                .withAction(14, action(advance))
+                .withAction(4, action(rules))
+                .withAction(3, action(routes))
+                .withAction(3, action(cache))
+                .withAction(3, action(tlb))
+                .withAction(3, action(mode))
+                .withAction(2, action(move))
+                .withAction(1, action(flush))
+                .withMaxTransformations(MAX_EVENTS);
+    }
+
+    private SequenceRun newRun() {
+        SequenceRun run = new SequenceRun(ModelNetwork.config(Mode.EDP_STANDARD, ModelNetwork.INITIAL_RULES,
+                ModelNetwork.INITIAL_ROUTES, ModelNetwork.CACHE_SETTINGS.get(0)), ModelNetwork.FLOWS);
+        opened.add(run);
+        return run;
+    }
+
+    private static Action.Independent<SequenceRun> action(Arbitrary<ModelEvent> events) {
+        return () -> events.map(e -> Transformer.mutate(e.describe(ModelNetwork.FLOWS), run -> run.run(e)));
+    }
+
+    // (1) a configuration push must not cut an established connection, whichever direction speaks first after it
+
+    @Property(generation = GenerationMode.EXHAUSTIVE)
+    void aReplyAfterAnUnrelatedApplyIsStillDelivered(@ForAll Protocol protocol,
+            @ForAll("unrelatedChanges") ModelEvent change) {
+        // the firewall: A may open connections to B (rule 9), everything else is denied (rule 8)
+        EngineConfig config = ModelNetwork.config(Mode.EDP_STANDARD, List.of(8, 7), ModelNetwork.INITIAL_ROUTES,
+                ModelNetwork.CACHE_SETTINGS.get(1));
+        List<Flow> flows = List.of(new Flow(protocol, Pair.A_B, false, 0));
+        try (SequenceRun run = new SequenceRun(config, flows)) {
+            if (protocol == Protocol.TCP) {
+                run.run(List.of(send(0, false, 1), send(0, true, 2), send(0, false, 0)));
+            }
+            run.run(List.of(send(0, false, 0), send(0, true, 0), change));
+            List<Outcome[]> replies = new ArrayList<>();
+            for (int second = 0; second < 5; second++) {
+                replies.add(run.send(send(0, true, 0)));
+                run.run(List.of(send(0, false, 0), new Advance(1)));
+            }
+            for (Outcome[] reply : replies) {
+                assertThat(SequenceRun.passed(reply[0])).as("EDP_STANDARD delivers every reply: %s", reply[0]).isTrue();
+                assertThat(SequenceRun.passed(reply[1])).as("LEGACY delivers every reply: %s", reply[1]).isTrue();
+            }
+        }
+    }
+
+    @Provide
+    Arbitrary<ModelEvent> unrelatedChanges() {
+        // a TLB threshold, and a rule no frame here meets (rule 10: TCP to port 22 on uplink 2) before rules 9 and 8
+        return Arbitraries.of(new ApplyTlbThreshold(80), new ApplyRules(List.of(9, 8, 7)));
+    }
+
+    // (2) fast-path hits keep their connection alive: no reply is lost while both directions keep talking
+
+    @Example
+    void sixtyFourUdpConversationsKeepEveryReplyFor400Seconds() {
+        List<Flow> flows = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            flows.add(new Flow(Protocol.UDP, Pair.A_B, false, i));
+        }
+        EngineConfig config = ModelNetwork.config(Mode.EDP_STANDARD, List.of(8, 7), ModelNetwork.INITIAL_ROUTES,
+                new CacheSetting(FlowCache.DEFAULT_CAPACITY, 90, 150)); // the default flow cache
+        try (SequenceRun run = new SequenceRun(config, flows)) {
+            for (int second = 0; second < 400; second++) {
+                for (int flow = 0; flow < flows.size(); flow++) {
+                    run.send(send(flow, false, 0));
+                    Outcome[] reply = run.send(send(flow, true, 0));
+                    if (!SequenceRun.passed(reply[0]) || !SequenceRun.passed(reply[1])) {
+                        run.fail("a reply was lost: " + reply[0] + " / " + reply[1]);
+                    }
+                }
+                run.run(new Advance(1));
+            }
+        }
+    }
+
+    // (3) fragments follow their datagram's first fragment: a port-based DROP cannot be bypassed
+
+    @Property(generation = GenerationMode.EXHAUSTIVE)
+    void noFragmentOfADatagramBlockedByAPortRulePasses(@ForAll boolean ipv6) {
+        // rule 3 drops UDP to port 5353, rule 7 allows the rest
+        EngineConfig config = ModelNetwork.config(Mode.EDP_STANDARD, List.of(2, 6), ModelNetwork.INITIAL_ROUTES,
+                ModelNetwork.CACHE_SETTINGS.get(0));
+        Flow blocked = new Flow(Protocol.UDP, Pair.A_B, ipv6, 1);
+        Flow allowed = new Flow(Protocol.UDP, Pair.A_B, ipv6, 0);
+        assertThat(blocked.destinationPort()).isEqualTo(5353);
+        try (SequenceRun run = new SequenceRun(config, List.of(blocked, allowed))) {
+            for (int flow = 0; flow < 2; flow++) {
+                // the UDP header, then two 8-byte pieces: the whole datagram in order
+                List<Outcome[]> fragments = List.of(run.send(fragment(flow, 0, true)), run.send(fragment(flow, 1, true)),
+                        run.send(fragment(flow, 2, false)));
+                for (Outcome[] f : fragments) {
+                    for (Outcome o : f) {
+                        assertThat(SequenceRun.passed(o))
+                                .as("a fragment of %s %s", run.flow(flow), flow == 0 ? "must not pass" : "passes")
+                                .isEqualTo(flow == 1);
+                    }
+                }
+            }
+        }
+    }
+
+    // (4) a routed frame leaves with its route's VLAN stack: a QinQ frame routed to VLAN 0 leaves untagged
+
+    @Example
+    void aRoutedQinqFrameToARouteOfVlanZeroLeavesUntagged() {
+        EngineConfig config = ModelNetwork.config(Mode.EDP_STANDARD, List.of(), ModelNetwork.INITIAL_ROUTES,
+                ModelNetwork.CACHE_SETTINGS.get(0));
+        // C (behind uplink 2) pings D; the frame is tagged 20 outside, 30 inside; D's route is port 0, VLAN 0
+        Flow ping = new Flow(Protocol.ICMP, Pair.C_D, false, 0);
+        try (SequenceRun run = new SequenceRun(config, List.of(ping))) {
+            Outcome[] out = run.engines().send(FlowFrames.packet(ping, false, 0, Tagging.QINQ, 64, 0));
+            byte[] expected = FlowFrames.packet(ping, false, 0, new int[0], ModelNetwork.ROUTER_MAC, Host.D.mac, 63, 0);
+            Map<Integer, List<String>> untaggedToD = Map.of(0, List.of(HexFormat.of().formatHex(expected)));
+            assertThat(out[0].transmitted()).as("EDP_STANDARD: %s", out[0]).isEqualTo(untaggedToD);
+            assertThat(out[1].transmitted()).as("LEGACY: %s", out[1]).isEqualTo(untaggedToD);
+        }
+    }
+
+    private static Send send(int flow, boolean reply, int kind) {
+        return new Send(flow, reply, kind, Tagging.LINK, 64);
+    }
+
+    private static SendFragment fragment(int flow, int offsetUnits, boolean more) {
+        return new SendFragment(flow, false, offsetUnits, more, 7, Tagging.LINK);
+    }
+}

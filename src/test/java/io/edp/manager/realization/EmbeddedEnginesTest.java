@@ -1,0 +1,62 @@
+package io.edp.manager.realization;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.edp.engine.Engine;
+import io.edp.engine.EngineConfig;
+import io.edp.engine.Mode;
+import io.edp.engine.TestTopology;
+import io.edp.engine.Traffic;
+import io.edp.engine.nic.loopback.LoopbackNic;
+import io.edp.engine.packet.Frames;
+import io.edp.engine.slowpath.FirewallRule;
+import io.edp.engine.slowpath.Verdict;
+import java.lang.foreign.MemorySegment;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** A push that the running engine cannot take live rebuilds it, and the new engine keeps the connections. */
+class EmbeddedEnginesTest {
+
+    private static final int VM_A = 0x0A000001;
+    private static final int VM_B = 0x0A000002;
+    private static final long VM_A_MAC = 0x020000000001L;
+    private static final long VM_B_MAC = 0x0200000000AAL;
+
+    private final EmbeddedEngines engines = new EmbeddedEngines(event -> { }, new EngineProperties(4096, 65536, false, null));
+    private final UUID host = UUID.randomUUID();
+
+    @Test
+    void aRebuildKeepsTheConnectionTableSoRepliesStillPass() {
+        EngineConfig config = TestTopology.config(Mode.EDP_STANDARD)
+                .rule(FirewallRule.of(1, "10.0.0.1/32", "10.0.0.2/32", 0, Verdict.ALLOW))
+                .rule(FirewallRule.of(99, "any", "any", 0, Verdict.DROP))
+                .build();
+        try {
+            engines.push(new HostDataPath(host, "esx-1", 1, config));
+            Engine first = engines.engine(host).orElseThrow();
+            send(first, 1, Frames.ethernet(VM_B_MAC, VM_A_MAC).ipv4(17, VM_A, VM_B, 64, 0, 8).udp(40000, 53, 0));
+            Traffic.drained(first, 1);
+
+            engines.push(new HostDataPath(host, "esx-1", 2, config.toBuilder().workers(0, 2).build()));
+            Engine second = engines.engine(host).orElseThrow();
+            send(second, 0, Frames.ethernet(VM_A_MAC, VM_B_MAC).vlan(0x8100, 10).ipv4(17, VM_B, VM_A, 64, 0, 8)
+                    .udp(53, 40000, 0));
+            Traffic.drained(second, 1);
+
+            assertThat(second).isNotSameAs(first);
+            assertThat(second.workerCount()).isEqualTo(2);
+            assertThat(TestTopology.nic(second, 1).sink().packets()).as("the reply reached VM-A").isEqualTo(1);
+        } finally {
+            engines.remove(host);
+        }
+    }
+
+    private static void send(Engine engine, int port, Frames frame) {
+        byte[] bytes = frame.bytes();
+        LoopbackNic nic = TestTopology.nic(engine, port);
+        while (!nic.inject(MemorySegment.ofArray(bytes), 0, bytes.length)) {
+            Thread.onSpinWait();
+        }
+    }
+}
