@@ -2,9 +2,11 @@ package io.edp.engine;
 
 import io.edp.engine.config.ConfigRules;
 import io.edp.engine.fastpath.FlowCache;
-import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.mbuf.MbufPool;
+import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.nic.PortConfig;
+import io.edp.engine.nic.loopback.LoopbackDriverFactory;
+import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.slowpath.ConnectionTable;
 import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.MacAddress;
@@ -106,10 +108,10 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         }
     }
 
-    /** The mbuf pool's descriptor size: the mode's own ({@link Mode#descriptorBytes()}) unless
-     *  {@code descriptorBytes} says 128. */
+    /** The mbuf pool's descriptor size: the mode's own (LEGACY's 256-byte PktHandle, EDP's 128-byte Mbuf) unless
+     *  {@code descriptorBytes} asks LEGACY for 128. */
     public int mbufDescriptorBytes() {
-        return descriptorBytes != 0 ? descriptorBytes : mode.descriptorBytes();
+        return descriptorBytes == 0 ? mode.descriptorBytes() : descriptorBytes;
     }
 
     public int workerCount() {
@@ -120,20 +122,29 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         return n;
     }
 
-    /** The memory this engine allocates up front; see {@link #memoryBytes(Mode, int, int, int, int)}. */
+    /** The memory this engine allocates up front; see {@link #memoryBytes(Mode, int, int, int, int, int)}. */
     public long memoryBytes() {
-        return memoryBytes(mode, workerCount(), flowCache.capacity(), conntrackCapacity, mbufs);
+        int loopbackPorts = 0;
+        for (PortConfig p : ports) {
+            if (p.driver().equals(LoopbackDriverFactory.KIND)) {
+                loopbackPorts++;
+            }
+        }
+        return memoryBytes(mode, workerCount(), flowCache.capacity(), conntrackCapacity, mbufs, loopbackPorts);
     }
 
     /**
      * The memory an engine with these settings allocates up front, heap and off-heap, from the layouts of the
-     * structures it sizes: the packet-buffer pool (descriptors and data rooms), the connection table, and per
-     * worker its flow cache and fixed tables. Not counted: the ports' driver rings (a few KiB per queue) and the
-     * objects made at run time (interned actions, statistics snapshots).
+     * structures it sizes: the packet-buffer pool (descriptors and data rooms), the connection table, per worker
+     * its flow cache and fixed tables, and per loopback port its traffic sink. Not counted: the rings of the
+     * ports (a few KiB per queue), the kernel's rings of {@code af_packet} ports, and the objects made at run
+     * time (interned actions, statistics snapshots).
      */
-    public static long memoryBytes(Mode mode, int workers, int flowCacheCapacity, int conntrackCapacity, int mbufs) {
+    public static long memoryBytes(Mode mode, int workers, int flowCacheCapacity, int conntrackCapacity, int mbufs,
+                                   int loopbackPorts) {
         return MbufPool.bytes(mbufs, mode.descriptorBytes()) + ConnectionTable.bytes(conntrackCapacity)
-                + workers * (FlowCache.bytes(flowCacheCapacity) + Worker.fixedBytes());
+                + workers * (FlowCache.bytes(flowCacheCapacity) + Worker.fixedBytes())
+                + loopbackPorts * LoopbackNic.bytes();
     }
 
     public PortConfig port(int id) {
