@@ -20,9 +20,13 @@ import io.edp.engine.slowpath.ForwardingTables;
 import io.edp.engine.slowpath.ForwardingTables.SwitchPort;
 import io.edp.engine.slowpath.MacAddress;
 import io.edp.engine.slowpath.SwitchingTable;
+import io.edp.engine.slowpath.VlanOp;
 import io.edp.engine.time.Clock;
 import io.edp.engine.time.SystemClock;
 import io.edp.engine.tlb.ThreadLoadBalancer;
+import io.edp.engine.verifier.FlowVerifier;
+import io.edp.engine.verifier.Mismatch;
+import io.edp.engine.verifier.MismatchLog;
 import io.edp.engine.worker.Generation;
 import io.edp.engine.worker.RxQueue;
 import io.edp.engine.worker.TxPort;
@@ -237,7 +241,8 @@ public final class Engine implements AutoCloseable {
             tx[port.id()] = port;
         }
         return new Generation(number, tables, c.mode() != Mode.LEGACY, c.mode() == Mode.EDP_DEDICATED, tx,
-                c.flowCache().capacity(), c.flowCache().minExpiry().toMillis(), c.flowCache().maxExpiry().toMillis());
+                c.flowCache().capacity(), c.flowCache().minExpiry().toMillis(), c.flowCache().maxExpiry().toMillis(),
+                c.flowCache().verifierSampleRate());
     }
 
     /**
@@ -464,6 +469,15 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
+     * Test seam: worker {@code worker}'s cached flows now drop their packets as NO_ROUTE, whatever the slow path
+     * says (see {@link FlowCache#corrupt}); the live verifier reports each sampled hit as a mismatch.
+     */
+    public void corruptFlowCache(int worker) {
+        workers[worker].execute(w -> w.flowCache().corrupt(w.actions().intern(-1, VlanOp.NONE, 0, false, 0, 0, false,
+                DropReason.NO_ROUTE.ordinal(), 0)));
+    }
+
+    /**
      * Hands RX queue {@code rxQueue} of {@code port} to worker {@code toWorker} and returns when the new owner
      * polls it: the old owner finishes its burst (transmit included) and lets go first, so no frame is lost
      * (it waits in the ring) and none overtakes another of its flow.
@@ -529,7 +543,8 @@ public final class Engine implements AutoCloseable {
         long now = clock.nanoTime();
         Generation g = current;
         List<EngineStats.WorkerStats> workerStats = new ArrayList<>();
-        EngineStats.FlowCacheStats totalCache = new EngineStats.FlowCacheStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        EngineStats.FlowCacheStats totalCache = new EngineStats.FlowCacheStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        List<Mismatch> mismatches = new ArrayList<>();
         long[] totalDrops = new long[DropReason.count()];
         long[] rejectReplies = new long[RejectReplies.COUNTER_COUNT];
         Map<Integer, long[]> portTx = new TreeMap<>();
@@ -537,6 +552,8 @@ public final class Engine implements AutoCloseable {
         for (Worker w : workers) {
             long[] c = w.counters().snapshot();
             long[] f = w.flowCacheCounters().snapshot();
+            long[] v = w.verifier().counters().snapshot();
+            mismatches.addAll(w.verifier().mismatches().recent());
             long[] d = w.drops().snapshot();
             for (int i = 0; i < d.length; i++) {
                 totalDrops[i] += d[i];
@@ -554,7 +571,7 @@ public final class Engine implements AutoCloseable {
             EngineStats.FlowCacheStats cache = new EngineStats.FlowCacheStats(f[FlowCache.HITS], f[FlowCache.MISSES],
                     f[FlowCache.SLOW_PATH], f[FlowCache.INSERTIONS], f[FlowCache.INSERTION_FAILURES],
                     f[FlowCache.EVICTIONS], f[FlowCache.EXPIRATIONS], f[FlowCache.REVALIDATIONS], f[FlowCache.ENTRIES],
-                    g.fastPath() ? g.flowCacheCapacity() : 0);
+                    g.fastPath() ? g.flowCacheCapacity() : 0, v[FlowVerifier.CHECKS], v[FlowVerifier.MISMATCHES]);
             totalCache = totalCache.plus(cache);
             List<String> owned = new ArrayList<>();
             for (RxQueue q : queues) {
@@ -589,7 +606,8 @@ public final class Engine implements AutoCloseable {
         return new EngineStats(Instant.now(), now, g.number(), c.mode(), List.copyOf(workerStats),
                 List.copyOf(queueStats), List.copyOf(portStats), totalCache, dropMap(totalDrops), connections.size(),
                 balancer.stats(), new EngineStats.RejectReplyStats(rejectReplies[RejectReplies.SENT],
-                        rejectReplies[RejectReplies.RATE_LIMITED], rejectReplies[RejectReplies.NO_BUFFER]));
+                        rejectReplies[RejectReplies.RATE_LIMITED], rejectReplies[RejectReplies.NO_BUFFER]),
+                MismatchLog.latest(mismatches));
     }
 
     private static Map<DropReason, Long> dropMap(long[] counts) {

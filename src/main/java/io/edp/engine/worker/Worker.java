@@ -15,6 +15,7 @@ import io.edp.engine.slowpath.Action;
 import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.IoChain;
 import io.edp.engine.time.Clock;
+import io.edp.engine.verifier.FlowVerifier;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
@@ -82,6 +83,7 @@ public final class Worker implements Runnable {
     private final BusySpinIdleStrategy busySpin = new BusySpinIdleStrategy();
     private final BackoffIdleStrategy backoff = BackoffIdleStrategy.standard();
     private final WorkerFaults faults;
+    private final FlowVerifier verifier;
     private final long seed;
     private final long startedNanos;
 
@@ -136,6 +138,7 @@ public final class Worker implements Runnable {
         this.mbuf = new Mbuf(pool);
         this.faults = new WorkerFaults(id, counters.values(), EXCEPTIONS);
         this.rejectReplies = new RejectReplies(pool);
+        this.verifier = new FlowVerifier(id);
         this.seed = 0x9E3779B97F4A7C15L * (id + 1);
         this.startedNanos = clock.nanoTime();
     }
@@ -172,6 +175,11 @@ public final class Worker implements Runnable {
     /** Replies to rejected packets: sent, held back by the rate limit, without a buffer ({@link RejectReplies}). */
     public Counters rejectReplyCounters() {
         return rejectReplies.counters();
+    }
+
+    /** The live verifier: its checks, mismatches and last mismatches. */
+    public FlowVerifier verifier() {
+        return verifier;
     }
 
     /** TX packets of port p at {@code 2p}, bytes at {@code 2p + 1}. */
@@ -543,7 +551,9 @@ public final class Worker implements Runnable {
             if (connection != FlowCache.NO_CONNECTION) {
                 g.tables().connections().touch(connection, nowMillis); // the hit keeps its connection alive
             }
-            return cache.actionIndex(slot);
+            int actionIndex = cache.actionIndex(slot);
+            verifier.onHit(m, g, nowMillis, ioChain, ioChain.actions().get(actionIndex));
+            return actionIndex;
         }
         flowCacheCounters.values()[FlowCache.SLOW_PATH]++;
         int actionIndex = slowPath(m, g, nowMillis);
