@@ -37,6 +37,8 @@ final class EngineBenchmark {
     static final int ROUTES = 1_000;
     /** Measurement windows per case; the median one is reported. */
     static final int SLICES = 5;
+    /** The live verifier's sample rate whose cost is measured. */
+    static final int VERIFIED_SAMPLE_RATE = 1_000;
     private static final String ROUTER_MAC = EngineConfig.DEFAULT_ROUTER_MAC;
 
     /**
@@ -80,10 +82,20 @@ final class EngineBenchmark {
         out.print("[floor] EDP_STANDARD 64 B, one flow (a hot cache entry, so what remains is packet I/O):");
         Result floor = measure(Mode.EDP_STANDARD, 64, 1, measureMillis);
         out.println(" done");
+        // the live verifier's cost: the same case without and with one hit in VERIFIED_SAMPLE_RATE checked, back to back
+        out.printf("[verifier] EDP_STANDARD 64 B, verifierSampleRate 0 then %d:", VERIFIED_SAMPLE_RATE);
+        Result unverified = measure(config(Mode.EDP_STANDARD), 64, FLOWS, measureMillis);
+        Result verified = measure(config(Mode.EDP_STANDARD, VERIFIED_SAMPLE_RATE), 64, FLOWS, measureMillis);
+        out.println(" done");
         printTable(results);
         out.printf(Locale.ROOT, "fast-path floor with one flow: %.1f ns per packet of worker CPU (%,.0f packets per "
                 + "core-second), %.1f busy ns per packet, %.1f packets per poll%n", floor.nsPerPacket(),
                 floor.packetsPerCoreSecond(), floor.busyNsPerPacket(), floor.packetsPerPoll());
+        out.printf(Locale.ROOT, "live verifier at 1/%d: %,.0f vs %,.0f packets per core-second without it (%+.1f %%), "
+                + "busy ns per packet %.1f vs %.1f (loads %.1f, %.1f)%n", VERIFIED_SAMPLE_RATE,
+                verified.packetsPerCoreSecond(), unverified.packetsPerCoreSecond(),
+                (verified.nsPerPacket() / unverified.nsPerPacket() - 1) * 100, verified.busyNsPerPacket(),
+                unverified.busyNsPerPacket(), verified.loadAverage(), unverified.loadAverage());
         try {
             writeJson(results, Path.of("target", "bench", "engine.json"));
         } catch (IOException e) {
@@ -94,7 +106,12 @@ final class EngineBenchmark {
     }
 
     private Result measure(Mode mode, int frameBytes, int flows, long measureMillis) {
-        try (Engine engine = Engine.start(config(mode))) {
+        return measure(config(mode), frameBytes, flows, measureMillis);
+    }
+
+    private Result measure(EngineConfig config, int frameBytes, int flows, long measureMillis) {
+        Mode mode = config.mode();
+        try (Engine engine = Engine.start(config)) {
             LoopbackNic in = (LoopbackNic) engine.driver(0);
             TrafficProfile profile = TrafficProfile.udp().withFlows(flows).withFrameBytes(frameBytes)
                     .withMacs("02:00:00:00:00:aa", ROUTER_MAC).withAddresses("10.0.0.0", "10.128.0.0", ROUTES);
@@ -167,13 +184,17 @@ final class EngineBenchmark {
     }
 
     static EngineConfig config(Mode mode) {
+        return config(mode, 0);
+    }
+
+    static EngineConfig config(Mode mode, int verifierSampleRate) {
         EngineConfig.Builder b = EngineConfig.builder()
                 .mode(mode)
                 .port(new PortConfig(0, "wire-in", 0, 1, 1, "loopback", Map.of("ringSize", "4096")))
                 // the sink only counts: its per-flow checks would be charged to the worker's transmit
                 .port(new PortConfig(1, "wire-out", 0, 1, 1, "loopback", Map.of("sinkFlows", "0")))
                 .workers(0, 1)
-                .flowCache(FlowCacheConfig.DEFAULT)
+                .flowCache(FlowCacheConfig.DEFAULT.withVerifierSampleRate(verifierSampleRate))
                 .conntrackCapacity(262_144)
                 .mbufs(65_536); // a sixteenth of the pool may be posted to the RX queue: its whole 4,096-slot ring
         for (int i = 1; i < RULES; i++) {
