@@ -52,6 +52,8 @@ public final class AfPacketBench {
     }
 
     private static final String OVS_RATE = "300000pps";
+    /** What the bench runs: namespaces and veths (ip, sysctl), the generator (trafgen in a session of its own). */
+    private static final String[] TOOLS = {"ip", "sysctl", "trafgen", "setsid", "kill"};
     private static final Path OUTPUT = Path.of("target", "bench", "afpacket.json");
 
     private final ForwarderFactory forwarders;
@@ -70,7 +72,7 @@ public final class AfPacketBench {
      * {@code bench afpacket [--seconds N] [--mode EDP_STANDARD|EDP_DEDICATED|LEGACY] [--drivers-only]}: prints a
      * table and writes the JSON file; returns the exit status.
      */
-    public static int run(String[] args, PrintStream out) {
+    public static int run(String[] args, PrintStream out, PrintStream err) {
         long seconds = 5;
         Mode mode = Mode.EDP_STANDARD;
         boolean driversOnly = false;
@@ -84,9 +86,15 @@ public final class AfPacketBench {
                 }
             }
         } catch (RuntimeException e) {
-            System.err.println("bench afpacket: " + e.getMessage()
+            err.println("bench afpacket: " + e.getMessage()
                     + " (usage: bench afpacket [--seconds N] [--mode MODE] [--drivers-only])");
             return 2;
+        }
+        List<String> missing = HostCommand.missing(TOOLS);
+        if (!missing.isEmpty()) {
+            err.println("bench afpacket: not found on PATH: " + String.join(", ", missing)
+                    + " (Debian: sudo apt-get install -y iproute2 netsniff-ng procps util-linux)");
+            return 1;
         }
         Mode engineMode = mode;
         ForwarderFactory forwarders = driversOnly ? DriverLoopForwarder::new
@@ -96,8 +104,8 @@ public final class AfPacketBench {
         try {
             new AfPacketBench(forwarders, seconds, out).run();
             return 0;
-        } catch (NicSetupException | IllegalStateException e) {
-            System.err.println("bench afpacket: " + e.getMessage());
+        } catch (NicSetupException | IllegalStateException | UncheckedIOException e) {
+            err.println("bench afpacket: " + e.getMessage());
             return 1;
         }
     }
@@ -124,8 +132,9 @@ public final class AfPacketBench {
     private Result measure(VethLab lab, VethLab.ForwardingPath path, TrafgenProfile profile, String rate) {
         OperatingSystemMXBean os = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
         try (Forwarder forwarder = forwarders.open(path.ingress(), path.egress())) {
-            try (VethLab.RunningTrafgen ignoredGenerator = lab.trafgenUntilStopped(path.generator(), VethLab.GENERATOR_DEVICE, profile, rate)) {
+            try (VethLab.RunningTrafgen generator = lab.trafgenUntilStopped(path.generator(), VethLab.GENERATOR_DEVICE, profile, rate)) {
                 pause(warmupNanos);
+                generator.requireRunning();
                 // The window is read from the root-namespace veth ends (a file read, microseconds apart): ingress
                 // rx_packets is what the generator's veth delivered, egress tx_packets exactly what the sink's
                 // veth received. Reading the namespaced ends needs a process per read, whose delay under load
@@ -145,6 +154,11 @@ public final class AfPacketBench {
                 long elapsed = System.nanoTime() - start;
                 long refused = lab.counter(path.generator(), VethLab.GENERATOR_DEVICE, "tx_dropped") - refused0;
                 long offered = received + refused;
+                generator.requireRunning();
+                if (offered == 0) {
+                    throw new IllegalStateException("no frame reached " + path.ingress() + " in the window: trafgen "
+                            + "runs but does not send");
+                }
                 long lost = refused + dropped;
                 Result result = new Result(profile.frameBytes(), profile.flows(), rate == null ? "max" : rate,
                         round(offered * 1e3 / elapsed), round(forwarded * 1e3 / elapsed),

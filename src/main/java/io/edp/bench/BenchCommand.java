@@ -9,17 +9,22 @@ public final class BenchCommand {
     private BenchCommand() {
     }
 
-    private static final String USAGE = "usage: bench engine [--quick] | bench tlb [--hot-pps=N] [--cold-pps=N]"
+    private static final String USAGE = "usage: bench engine [--quick] [--rounds=N] [--cases=ID,...]"
+            + " | bench tlb [--hot-pps=N] [--cold-pps=N]"
             + " | bench afpacket [--seconds N] [--mode MODE] [--drivers-only] | bench push";
 
     public static int run(String[] args) {
-        PrintStream out = System.out;
+        return run(args, System.out, System.err);
+    }
+
+    /** As {@link #run(String[])}, printing results to {@code out} and why a bench cannot run to {@code err}. */
+    static int run(String[] args, PrintStream out, PrintStream err) {
         String name = args.length == 0 ? "" : args[0];
         List<String> options = List.of(args).subList(Math.min(1, args.length), args.length);
         return switch (name) {
-            case "engine" -> engine(options, out);
+            case "engine" -> EngineBenchmark.run(options, programArguments(args), out, err);
             case "tlb" -> tlb(options, out);
-            case "afpacket" -> AfPacketBench.run(options.toArray(String[]::new), out);
+            case "afpacket" -> AfPacketBench.run(options.toArray(String[]::new), out, err);
             default -> {
                 out.println(USAGE);
                 yield 2;
@@ -27,14 +32,11 @@ public final class BenchCommand {
         };
     }
 
-    private static int engine(List<String> options, PrintStream out) {
-        for (String option : options) {
-            if (!option.equals("--quick")) {
-                out.println("bench engine: unknown option " + option + " (usage: bench engine [--quick])");
-                return 2;
-            }
-        }
-        return new EngineBenchmark(options.contains("--quick"), out).run();
+    /** The program arguments this JVM was started with, which a benchmark that forks passes on. */
+    private static List<String> programArguments(String[] args) {
+        List<String> all = new java.util.ArrayList<>(List.of("bench"));
+        all.addAll(List.of(args));
+        return all;
     }
 
     private static int tlb(List<String> options, PrintStream out) {

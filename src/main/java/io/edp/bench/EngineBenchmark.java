@@ -1,265 +1,338 @@
 package io.edp.bench;
 
-import io.edp.engine.Engine;
-import io.edp.engine.EngineConfig;
-import io.edp.engine.EngineStats;
-import io.edp.engine.FlowCacheConfig;
-import io.edp.engine.Mode;
-import io.edp.engine.nic.PortConfig;
-import io.edp.engine.nic.loopback.LoopbackNic;
-import io.edp.engine.nic.loopback.TrafficGenerator;
-import io.edp.engine.nic.loopback.TrafficProfile;
-import io.edp.engine.slowpath.FirewallRule;
-import io.edp.engine.slowpath.PortRange;
-import io.edp.engine.slowpath.Route;
-import io.edp.engine.slowpath.Verdict;
+import io.edp.bench.EngineCaseRun.Measurement;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.ToDoubleFunction;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code bench engine}: the seed's UDP profile scaled to one worker — 125,000 concurrent flows, 256 firewall
- * rules (the allowing rule last), 1,000 routes, connection tracking on — through LEGACY, EDP_STANDARD and
- * EDP_DEDICATED at 64 and 1518 bytes. The traffic generator runs on its own thread; packets per core-second
- * charges only the worker thread's CPU time (ThreadMXBean), so it means the same on any machine.
+ * {@code bench engine}: every {@link EngineCase} in a JVM of its own, interleaved — round 1 runs each case once,
+ * then round 2 runs each again, and so on — so that a disturbance of the shared machine lands on one round of
+ * every case rather than on all rounds of one. Each figure is reported as the median of the rounds and their
+ * range; {@code target/bench/engine.json} keeps every round with the machine's load through its window.
  */
 final class EngineBenchmark {
 
-    static final int FLOWS = 125_000;
-    static final int RULES = 256;
-    static final int ROUTES = 1_000;
-    /** Measurement windows per case; the median one is reported. */
-    static final int SLICES = 5;
-    /** The live verifier's sample rate whose cost is measured. */
-    static final int VERIFIED_SAMPLE_RATE = 1_000;
-    private static final String ROUTER_MAC = EngineConfig.DEFAULT_ROUTER_MAC;
+    /** Threads of a case that want a CPU while it runs: the worker and the traffic generator. */
+    static final int BENCH_THREADS = 2;
+    /** A round counts as disturbed when other tasks were runnable, on average, half of its window or more. */
+    static final double DISTURBED_ABOVE = BENCH_THREADS + 0.5;
+    /** Marks the line by which a forked case hands its measurement to the parent. */
+    static final String ROUND_PREFIX = "edp-bench-round ";
+    private static final Path OUTPUT = Path.of("target", "bench", "engine.json");
+    private static final Duration CASE_LIMIT = Duration.ofMinutes(3);
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
+    private static final String USAGE = "usage: bench engine [--quick] [--rounds=N] [--cases=ID,...]";
 
-    /**
-     * One mode and frame size. {@code nsPerPacket} is worker CPU time per packet (idle polling included, as a
-     * core-second is); {@code busyNsPerPacket} is the worker's own busy time (non-empty bursts, wall clock) per
-     * packet; {@code packetsPerPoll} is packets per worker iteration (32 = every poll found a full burst, lower =
-     * the worker polled faster than the generator fed it); {@code loadAverage} the machine's 1-minute load average
-     * at the end of the window.
-     */
-    record Result(Mode mode, int frameBytes, double mpps, double gbps, double nsPerPacket,
-            double packetsPerCoreSecond, double hitRate, double allocBytesPerPacket, double busyNsPerPacket,
-            double packetsPerPoll, double loadAverage) {
+    /** How long and how often: {@code --quick} takes fewer, shorter rounds, still interleaved. */
+    record Settings(int rounds, long warmUpMillis, long windowMillis, List<EngineCase> cases) {
+        static final Settings FULL = new Settings(5, 1_000, 2_000, EngineCase.ALL);
+        static final Settings QUICK = new Settings(3, 500, 1_000, EngineCase.ALL);
     }
 
-    private final boolean quick;
-    private final PrintStream out;
-    private final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-
-    EngineBenchmark(boolean quick, PrintStream out) {
-        this.quick = quick;
-        this.out = out;
+    /** One round of one case; {@code disturbed} when other work competed with the case's threads. */
+    record Run(int round, String caseId, boolean disturbed, Measurement measurement) {
     }
 
-    int run() {
-        long measureMillis = quick ? 2_500 : 10_000;
-        List<Result> results = new ArrayList<>();
-        Mode[] modes = {Mode.LEGACY, Mode.EDP_STANDARD, Mode.EDP_DEDICATED};
-        int[] sizes = {64, 1518};
-        int step = 0;
-        out.printf("bench engine%s: %,d flows, %d firewall rules, %,d routes, conntrack on, 1 worker%n",
-                quick ? " --quick" : "", FLOWS, RULES, ROUTES);
-        for (Mode mode : modes) {
-            for (int size : sizes) {
-                out.printf("[%d/%d] %-13s %4d B: warming up...", ++step, modes.length * sizes.length, mode, size);
-                out.flush();
-                results.add(measure(mode, size, FLOWS, measureMillis));
-                out.println(" done");
-            }
+    /** A figure over the rounds. */
+    record Spread(double median, double min, double max) {
+        static Spread of(double[] values) {
+            double[] v = values.clone();
+            Arrays.sort(v);
+            int n = v.length;
+            return new Spread(n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, v[0], v[n - 1]);
         }
-        out.print("[floor] EDP_STANDARD 64 B, one flow (a hot cache entry, so what remains is packet I/O):");
-        Result floor = measure(Mode.EDP_STANDARD, 64, 1, measureMillis);
-        out.println(" done");
-        // the live verifier's cost: the same case without and with one hit in VERIFIED_SAMPLE_RATE checked, back to back
-        out.printf("[verifier] EDP_STANDARD 64 B, verifierSampleRate 0 then %d:", VERIFIED_SAMPLE_RATE);
-        Result unverified = measure(config(Mode.EDP_STANDARD), 64, FLOWS, measureMillis);
-        Result verified = measure(config(Mode.EDP_STANDARD, VERIFIED_SAMPLE_RATE), 64, FLOWS, measureMillis);
-        out.println(" done");
-        printTable(results);
-        out.printf(Locale.ROOT, "fast-path floor with one flow: %.1f ns per packet of worker CPU (%,.0f packets per "
-                + "core-second), %.1f busy ns per packet, %.1f packets per poll%n", floor.nsPerPacket(),
-                floor.packetsPerCoreSecond(), floor.busyNsPerPacket(), floor.packetsPerPoll());
-        out.printf(Locale.ROOT, "live verifier at 1/%d: %,.0f vs %,.0f packets per core-second without it (%+.1f %%), "
-                + "busy ns per packet %.1f vs %.1f (loads %.1f, %.1f)%n", VERIFIED_SAMPLE_RATE,
-                verified.packetsPerCoreSecond(), unverified.packetsPerCoreSecond(),
-                (verified.nsPerPacket() / unverified.nsPerPacket() - 1) * 100, verified.busyNsPerPacket(),
-                unverified.busyNsPerPacket(), verified.loadAverage(), unverified.loadAverage());
+    }
+
+    record CaseSummary(String caseId, String mode, int descriptorBytes, int frameBytes, int flows,
+            boolean onePair, Map<String, Spread> figures) {
+    }
+
+    record Report(String command, String startedAt, int rounds, long warmUpMillis, long windowMillis,
+            int benchThreads, List<String> launcher, List<Run> runs, List<CaseSummary> summary) {
+    }
+
+    /** A column of the table: one figure of each round. */
+    private record Figure(String name, String header, String format, ToDoubleFunction<Measurement> value) {
+    }
+
+    private static final List<Figure> FIGURES = List.of(
+            new Figure("mpps", "Mpps", "%.2f", Measurement::mpps),
+            new Figure("worker_ns_per_packet", "worker ns/pkt", "%.1f", Measurement::workerNsPerPacket),
+            new Figure("pipeline_ns_per_packet", "pipeline ns/pkt", "%.1f", Measurement::pipelineNsPerPacket),
+            new Figure("worker_mpackets_per_core_second", "worker M pkts/core-s", "%.2f",
+                    m -> m.workerPacketsPerCoreSecond() / 1e6),
+            new Figure("hit_rate", "hit", "%.3f", Measurement::hitRate),
+            new Figure("busy_ns_per_packet", "busy ns/pkt", "%.1f", Measurement::busyNsPerPacket),
+            new Figure("packets_per_poll", "pkts/poll", "%.1f", Measurement::packetsPerPoll),
+            new Figure("copy_gbps", "copy Gbps", "%.2f", Measurement::copyGbps),
+            new Figure("alloc_bytes_per_packet", "alloc B/pkt", "%.2f", Measurement::allocBytesPerPacket),
+            new Figure("runnable_tasks", "runnable", "%.1f", Measurement::runnableTasks));
+
+    private final Settings settings;
+    private final List<String> programArguments;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    private EngineBenchmark(Settings settings, List<String> programArguments, PrintStream out, PrintStream err) {
+        this.settings = settings;
+        this.programArguments = programArguments;
+        this.out = out;
+        this.err = err;
+    }
+
+    /** {@code bench engine} with {@code options}; {@code programArguments} are this JVM's, to fork it again. */
+    static int run(List<String> options, List<String> programArguments, PrintStream out, PrintStream err) {
+        Settings settings = Settings.FULL;
+        String runCase = null;
+        long warmUp = -1;
+        long window = -1;
         try {
-            writeJson(results, Path.of("target", "bench", "engine.json"));
-        } catch (IOException e) {
-            out.println("cannot write target/bench/engine.json: " + e.getMessage());
+            if (options.contains("--quick")) {
+                settings = Settings.QUICK;
+            }
+            for (String option : options) {
+                String[] nameValue = option.split("=", 2);
+                String value = nameValue.length == 2 ? nameValue[1] : "";
+                switch (nameValue[0]) {
+                    case "--quick" -> { }
+                    case "--rounds" -> settings = new Settings(positive(value, option), settings.warmUpMillis(),
+                            settings.windowMillis(), settings.cases());
+                    case "--cases" -> settings = new Settings(settings.rounds(), settings.warmUpMillis(),
+                            settings.windowMillis(), Arrays.stream(value.split(",")).map(EngineCase::byId).toList());
+                    // a forked case, started by the parent
+                    case "--run-case" -> runCase = value;
+                    case "--warm-up-ms" -> warmUp = positive(value, option);
+                    case "--window-ms" -> window = positive(value, option);
+                    default -> throw new IllegalArgumentException("unknown option " + option);
+                }
+            }
+            if (runCase != null) {
+                EngineCase c = EngineCase.byId(runCase);
+                Measurement m = new EngineCaseRun().measure(c, warmUp < 0 ? settings.warmUpMillis() : warmUp,
+                        window < 0 ? settings.windowMillis() : window);
+                out.println(ROUND_PREFIX + JSON.writeValueAsString(m));
+                return 0;
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("bench engine: " + e.getMessage() + " (" + USAGE + ")");
+            return 2;
+        }
+        try {
+            MachineLoad.read();
+            return new EngineBenchmark(settings, programArguments, out, err).run(ForkedJvm.ofCurrent(programArguments));
+        } catch (IllegalStateException | UncheckedIOException e) {
+            err.println("bench engine: " + e.getMessage());
             return 1;
         }
+    }
+
+    private static int positive(String value, String option) {
+        if (!value.matches("\\d{1,9}") || Integer.parseInt(value) == 0) {
+            throw new IllegalArgumentException("bad option " + option);
+        }
+        return Integer.parseInt(value);
+    }
+
+    private int run(ForkedJvm jvm) {
+        Instant startedAt = Instant.now();
+        List<EngineCase> cases = settings.cases();
+        out.printf(Locale.ROOT, "bench engine: %d cases x %d interleaved rounds, each case in its own JVM (%s), "
+                + "warm-up >= %d ms, window %d ms; load average %.2f%n", cases.size(), settings.rounds(),
+                String.join(" ", jvm.launcher()), settings.warmUpMillis(), settings.windowMillis(),
+                MachineLoad.read().oneMinute());
+        List<Run> runs = new ArrayList<>();
+        for (int round = 1; round <= settings.rounds(); round++) {
+            for (int i = 0; i < cases.size(); i++) {
+                EngineCase c = cases.get(i);
+                out.printf(Locale.ROOT, "round %d/%d, case %d/%d (%s): %s %d B, flows %s ... ", round,
+                        settings.rounds(), i + 1, cases.size(), c.id(), c.mode(), c.frameBytes(), c.flowsLabel());
+                out.flush();
+                Measurement m;
+                try {
+                    m = fork(jvm, c);
+                } catch (RuntimeException e) {
+                    out.println("failed");
+                    throw e;
+                }
+                boolean disturbed = m.runnableTasks() > DISTURBED_ABOVE;
+                runs.add(new Run(round, c.id(), disturbed, m));
+                out.printf(Locale.ROOT, "worker %.1f ns/pkt, pipeline %.1f ns/pkt, %.2f Mpps, runnable %.1f%s%n",
+                        m.workerNsPerPacket(), m.pipelineNsPerPacket(), m.mpps(), m.runnableTasks(),
+                        disturbed ? "  DISTURBED: other work competed for the CPUs" : "");
+            }
+        }
+        List<CaseSummary> summary = summarize(runs);
+        printTable(summary);
+        printComparisons(runs);
+        long disturbed = runs.stream().filter(Run::disturbed).count();
+        if (disturbed > 0) {
+            out.printf(Locale.ROOT, "WARNING: %d of %d runs were disturbed: more than %.1f tasks were runnable on "
+                    + "average through their window (this case's own threads: %d), so other work took CPU from "
+                    + "them. Their figures are in the ranges; trust the medians only where the ranges are narrow.%n",
+                    disturbed, runs.size(), DISTURBED_ABOVE, BENCH_THREADS);
+        }
+        write(new Report(String.join(" ", programArguments), startedAt.toString(), settings.rounds(), settings.warmUpMillis(), settings.windowMillis(), BENCH_THREADS,
+                jvm.launcher(), runs, summary));
         return 0;
     }
 
-    private Result measure(Mode mode, int frameBytes, int flows, long measureMillis) {
-        return measure(config(mode), frameBytes, flows, measureMillis);
-    }
-
-    private Result measure(EngineConfig config, int frameBytes, int flows, long measureMillis) {
-        Mode mode = config.mode();
-        try (Engine engine = Engine.start(config)) {
-            LoopbackNic in = (LoopbackNic) engine.driver(0);
-            TrafficProfile profile = TrafficProfile.udp().withFlows(flows).withFrameBytes(frameBytes)
-                    .withMacs("02:00:00:00:00:aa", ROUTER_MAC).withAddresses("10.0.0.0", "10.128.0.0", ROUTES);
-            TrafficGenerator generator = in.startTraffic(profile);
-            // warm-up: every flow installed (EDP) / tracked (conntrack), JIT compiled
-            long warm = Math.max(FLOWS, flows * 3L);
-            long warmDeadline = System.nanoTime() + 60_000_000_000L;
-            while (engine.stats().rxPackets() < warm && System.nanoTime() < warmDeadline) {
-                pause(50); // the box has two cores: the generator and the worker own them
+    private Measurement fork(ForkedJvm jvm, EngineCase c) {
+        String output = jvm.run(List.of("bench", "engine", "--run-case=" + c.id(),
+                "--warm-up-ms=" + settings.warmUpMillis(), "--window-ms=" + settings.windowMillis()), CASE_LIMIT);
+        for (String line : output.lines().toList()) {
+            if (line.startsWith(ROUND_PREFIX)) {
+                return JSON.readValue(line.substring(ROUND_PREFIX.length()), Measurement.class);
             }
-            out.print(" measuring...");
-            out.flush();
-            List<Result> slices = new ArrayList<>();
-            for (int i = 0; i < SLICES; i++) {
-                slices.add(slice(engine, mode, frameBytes, measureMillis / SLICES));
+        }
+        throw new IllegalStateException("case " + c.id() + " printed no measurement: " + output.strip());
+    }
+
+    private List<CaseSummary> summarize(List<Run> runs) {
+        List<CaseSummary> summary = new ArrayList<>();
+        for (EngineCase c : settings.cases()) {
+            Map<String, Spread> figures = new LinkedHashMap<>();
+            for (Figure f : FIGURES) {
+                figures.put(f.name(), Spread.of(perRound(runs, c.id(), f.value())));
             }
-            generator.stop();
-            // the box is shared: report the median slice by packets per core-second, not a lucky or unlucky one
-            slices.sort(java.util.Comparator.comparingDouble(Result::packetsPerCoreSecond));
-            return slices.get(SLICES / 2);
+            Measurement first = runs.stream().filter(r -> r.caseId().equals(c.id())).findFirst().orElseThrow()
+                    .measurement();
+            summary.add(new CaseSummary(c.id(), c.mode().name(), first.descriptorBytes(), c.frameBytes(), c.flows(),
+                    c.onePair(), figures));
         }
+        return summary;
     }
 
-    /** Measures one window of the running engine: worker thread CPU and allocation, packets, cache hits. */
-    private Result slice(Engine engine, Mode mode, int frameBytes, long millis) {
-        long[] ids = engine.workerThreadIds();
-        EngineStats before = engine.stats();
-        long cpu0 = cpu(ids);
-        long alloc0 = allocated(ids);
-        long wall0 = System.nanoTime();
-        pause(millis);
-        long wall = System.nanoTime() - wall0;
-        long cpu = cpu(ids) - cpu0;
-        long alloc = allocated(ids) - alloc0;
-        EngineStats after = engine.stats();
-        long packets = Math.max(1, after.rxPackets() - before.rxPackets());
-        long hits = after.flowCache().hits() - before.flowCache().hits();
-        long slow = after.flowCache().slowPath() - before.flowCache().slowPath();
-        long busy = after.workers().getFirst().busyNanos() - before.workers().getFirst().busyNanos();
-        long polls = Math.max(1, after.workers().getFirst().iterations() - before.workers().getFirst().iterations());
-        double mpps = packets / (wall / 1e9) / 1e6;
-        return new Result(mode, frameBytes, mpps, mpps * frameBytes * 8 / 1000, (double) cpu / packets,
-                packets / (cpu / 1e9), hits + slow == 0 ? 0 : (double) hits / (hits + slow),
-                (double) alloc / packets, (double) busy / packets, (double) packets / polls,
-                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    /** The figure of case {@code id} in each round, in round order; empty when the case did not run. */
+    private static double[] perRound(List<Run> runs, String id, ToDoubleFunction<Measurement> figure) {
+        return runs.stream().filter(r -> r.caseId().equals(id)).mapToDouble(r -> figure.applyAsDouble(r.measurement()))
+                .toArray();
     }
 
-    private static void pause(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    private void printTable(List<CaseSummary> summary) {
+        List<String[]> rows = new ArrayList<>();
+        List<String> header = new ArrayList<>(List.of("mode", "descriptor B", "frame B", "flows"));
+        FIGURES.forEach(f -> header.add(f.header()));
+        rows.add(header.toArray(String[]::new));
+        for (CaseSummary s : summary) {
+            List<String> row = new ArrayList<>(List.of(s.mode(), Integer.toString(s.descriptorBytes()),
+                    Integer.toString(s.frameBytes()), EngineCase.byId(s.caseId()).flowsLabel()));
+            for (Figure f : FIGURES) {
+                Spread v = s.figures().get(f.name());
+                row.add(String.format(Locale.ROOT, f.format() + " [" + f.format() + "–" + f.format() + "]",
+                        v.median(), v.min(), v.max()));
+            }
+            rows.add(row.toArray(String[]::new));
         }
-    }
-
-    private long cpu(long[] ids) {
-        long sum = 0;
-        for (long id : ids) {
-            sum += threads.getThreadCpuTime(id);
+        int[] widths = new int[header.size()];
+        for (String[] row : rows) {
+            for (int i = 0; i < row.length; i++) {
+                widths[i] = Math.max(widths[i], row[i].length());
+            }
         }
-        return sum;
-    }
-
-    private long allocated(long[] ids) {
-        long sum = 0;
-        for (long id : ids) {
-            sum += threads.getThreadAllocatedBytes(id);
-        }
-        return sum;
-    }
-
-    static EngineConfig config(Mode mode) {
-        return config(mode, 0);
-    }
-
-    static EngineConfig config(Mode mode, int verifierSampleRate) {
-        EngineConfig.Builder b = EngineConfig.builder()
-                .mode(mode)
-                .port(new PortConfig(0, "wire-in", 0, 1, 1, "loopback", Map.of("ringSize", "4096")))
-                // the sink only counts: its per-flow checks would be charged to the worker's transmit
-                .port(new PortConfig(1, "wire-out", 0, 1, 1, "loopback", Map.of("sinkFlows", "0")))
-                .workers(0, 1)
-                .flowCache(FlowCacheConfig.DEFAULT.withVerifierSampleRate(verifierSampleRate))
-                .conntrackCapacity(262_144)
-                .mbufs(65_536); // a sixteenth of the pool may be posted to the RX queue: its whole 4,096-slot ring
-        for (int i = 1; i < RULES; i++) {
-            // rules that the traffic does not match: other sources, or other destination ports
-            String source = "192.168." + (i % 256) + ".0/24";
-            b.rule(i % 2 == 0
-                    ? FirewallRule.of(i, source, "any", 17, Verdict.DROP)
-                    : new FirewallRule(i, "10.0.0.0/8", "10.128.0.0/9", 17, PortRange.ANY,
-                            PortRange.of(6000 + i), Set.of(), Verdict.REJECT));
-        }
-        b.rule(FirewallRule.of(RULES, "10.0.0.0/8", "10.128.0.0/9", 17, Verdict.ALLOW));
-        for (int i = 0; i < ROUTES; i++) {
-            int net = (10 << 24) | (128 << 16) | (i << 8);
-            b.route(new Route(((net >>> 24) & 0xFF) + "." + ((net >>> 16) & 0xFF) + "." + ((net >>> 8) & 0xFF)
-                    + ".0/24", "02:00:00:00:01:01", 1, 100));
-        }
-        b.route(new Route("0.0.0.0/0", "02:00:00:00:01:02", 1, 100));
-        return b.build();
-    }
-
-    private void printTable(List<Result> results) {
         out.println();
-        out.printf("%-13s %6s %8s %8s %9s %14s %8s %12s %12s %9s %6s%n", "mode", "frame", "Mpps", "Gbps", "ns/pkt",
-                "pkts/core-s", "hit", "alloc B/pkt", "busy ns/pkt", "pkts/poll", "load");
-        for (Result r : results) {
-            out.printf(Locale.ROOT, "%-13s %6d %8.2f %8.2f %9.1f %,14.0f %8.3f %12.3f %12.1f %9.1f %6.1f%n", r.mode(),
-                    r.frameBytes(), r.mpps(), r.gbps(), r.nsPerPacket(), r.packetsPerCoreSecond(), r.hitRate(),
-                    r.allocBytesPerPacket(), r.busyNsPerPacket(), r.packetsPerPoll(), r.loadAverage());
-        }
+        out.printf("median [min–max] of %d rounds; columns:%n", settings.rounds());
         out.println("""
-                ns/pkt and pkts/core-s charge the worker thread's CPU time only (the generator's is excluded), idle
-                polling included: a worker that finds its queue empty (pkts/poll well below 32) pays for polling it,
-                EDP_DEDICATED most of all since it never parks. busy ns/pkt is the wall time of non-empty bursts per
-                packet: the cost of the packets themselves, inflated when the worker is descheduled inside a burst.
-                load is the machine's 1-minute load average; on a shared machine, compare rows of similar load.""");
-        for (int size : new int[] {64, 1518}) {
-            double legacy = 0;
-            double standard = 0;
-            for (Result r : results) {
-                if (r.frameBytes() == size && r.mode() == Mode.LEGACY) {
-                    legacy = r.packetsPerCoreSecond();
-                } else if (r.frameBytes() == size && r.mode() == Mode.EDP_STANDARD) {
-                    standard = r.packetsPerCoreSecond();
-                }
+                  worker ns/pkt, worker M pkts/core-s: the worker thread's CPU time per packet received (idle
+                    polling included: a worker that finds its queue empty, pkts/poll well below 32, pays for it)
+                  pipeline ns/pkt: worker plus traffic-generator thread CPU per packet: building each frame and the
+                    NIC model's copy of it into a posted buffer (its spinning while none is posted included)
+                  busy ns/pkt: wall time of the worker's non-empty bursts per packet (inflated when it is
+                    descheduled inside a burst); hit: fast-path hits over packets that met the flow cache
+                  copy Gbps: frame bytes the NIC model copied into buffers per wall second (the only bytes moved)
+                  runnable: tasks runnable on the machine, mean through the window; the case's own are at most 2""");
+        for (int r = 0; r < rows.size(); r++) {
+            StringBuilder line = new StringBuilder("|");
+            for (int i = 0; i < widths.length; i++) {
+                String cell = rows.get(r)[i];
+                line.append(' ').append(i < 4 ? pad(cell, widths[i], false) : pad(cell, widths[i], true)).append(" |");
             }
-            out.printf(Locale.ROOT, "EDP_STANDARD / LEGACY packets per core-second at %d B: %.2fx%n", size,
-                    standard / legacy);
+            out.println(line);
+            if (r == 0) {
+                StringBuilder rule = new StringBuilder("|");
+                for (int i = 0; i < widths.length; i++) {
+                    rule.append(i < 4 ? "---|" : "---:|");
+                }
+                out.println(rule);
+            }
         }
     }
 
-    private void writeJson(List<Result> results, Path file) throws IOException {
-        Files.createDirectories(file.getParent());
-        StringBuilder json = new StringBuilder("[\n");
-        for (int i = 0; i < results.size(); i++) {
-            Result r = results.get(i);
-            json.append(String.format(Locale.ROOT, "  {\"mode\": \"%s\", \"frame_bytes\": %d, \"mpps\": %.4f, "
-                    + "\"gbps\": %.4f, \"ns_per_packet\": %.2f, \"packets_per_core_second\": %.0f, "
-                    + "\"hit_rate\": %.4f, \"alloc_bytes_per_packet\": %.4f, \"busy_ns_per_packet\": %.2f, "
-                    + "\"packets_per_poll\": %.2f, \"load_average\": %.2f}%s%n",
-                    r.mode(), r.frameBytes(), r.mpps(), r.gbps(), r.nsPerPacket(), r.packetsPerCoreSecond(),
-                    r.hitRate(), r.allocBytesPerPacket(), r.busyNsPerPacket(), r.packetsPerPoll(), r.loadAverage(),
-                    i < results.size() - 1 ? "," : ""));
+    private static String pad(String cell, int width, boolean right) {
+        String space = " ".repeat(width - cell.length());
+        return right ? space + cell : cell + space;
+    }
+
+    /** Ratios and differences taken within each round (whose cases ran minutes apart at most), then summarized. */
+    private void printComparisons(List<Run> runs) {
+        out.println();
+        ToDoubleFunction<Measurement> perCoreSecond = Measurement::workerPacketsPerCoreSecond;
+        ToDoubleFunction<Measurement> workerNs = Measurement::workerNsPerPacket;
+        for (String size : List.of("64", "1518")) {
+            compare(runs, "EDP_STANDARD / LEGACY worker packets per core-second at " + size + " B: %sx",
+                    "standard-" + size, "legacy-" + size, perCoreSecond, true);
         }
-        json.append("]\n");
-        Files.writeString(file, json);
-        out.println("wrote " + file);
+        compare(runs, "the descriptor size's share, LEGACY 64 B on 256- minus on 128-byte descriptors: %s ns of "
+                + "worker CPU per packet", "legacy-64", "legacy-desc128-64", workerNs, false);
+        compare(runs, "the flow cache's share, LEGACY minus EDP_STANDARD, both on 128-byte descriptors, 64 B: %s ns "
+                + "of worker CPU per packet", "legacy-desc128-64", "standard-64", workerNs, false);
+        compare(runs, "the live verifier's cost, EDP_STANDARD 64 B checking one hit in 1,000 minus not checking: %s ns "
+                + "of worker CPU per packet", "standard-64-verified", "standard-64", workerNs, false);
+        compare(runs, "EDP_STANDARD 64 B, 125,000 flows between one pair of addresses minus spread over 1,000 "
+                + "networks: %s ns of worker CPU per packet", "standard-64-pair", "standard-64", workerNs, false);
+        double[] pairHits = perRound(runs, "standard-64-pair", Measurement::hitRate);
+        if (pairHits.length > 0) {
+            out.printf(Locale.ROOT, "hit rate of 125,000 flows between one pair of addresses: %s%n",
+                    spread("%.3f", pairHits));
+        }
+        double[] floor = perRound(runs, "floor", workerNs);
+        if (floor.length > 0) {
+            out.printf(Locale.ROOT, "fast-path floor (EDP_STANDARD, 64 B, one flow): %s ns of worker CPU per packet%n",
+                    spread("%.1f", floor));
+        }
+    }
+
+    /** Prints {@code text} with the per-round ratio (or difference) of case {@code a} to {@code b}, if both ran. */
+    private void compare(List<Run> runs, String text, String a, String b, ToDoubleFunction<Measurement> figure,
+            boolean ratio) {
+        double[] x = perRound(runs, a, figure);
+        double[] y = perRound(runs, b, figure);
+        if (x.length == 0 || y.length == 0) {
+            return;
+        }
+        double[] v = new double[x.length];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = ratio ? x[i] / y[i] : x[i] - y[i];
+        }
+        out.printf(Locale.ROOT, text + " (per round, median [min–max])%n", spread(ratio ? "%.2f" : "%.1f", v));
+    }
+
+    private static String spread(String format, double[] values) {
+        Spread s = Spread.of(values);
+        return String.format(Locale.ROOT, format + " [" + format + "–" + format + "]", s.median(), s.min(), s.max());
+    }
+
+    private void write(Report report) {
+        try {
+            Files.createDirectories(OUTPUT.getParent());
+            Files.writeString(OUTPUT, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report));
+            out.println("wrote " + OUTPUT);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + OUTPUT, e);
+        }
     }
 }

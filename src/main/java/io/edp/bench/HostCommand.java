@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Runs a host tool (ip, trafgen, tshark, tcpdump) for a benchmark or a test and returns its standard output. */
@@ -35,5 +37,21 @@ public final class HostCommand {
                 errors.toFile().delete();
             }
         }
+    }
+
+    /** Those of {@code tools} that no directory on PATH holds as an executable file, in the order given. */
+    public static List<String> missing(String... tools) {
+        String path = System.getenv("PATH");
+        List<String> missing = new ArrayList<>();
+        for (String tool : tools) {
+            boolean found = false;
+            for (String directory : path == null ? new String[0] : path.split(java.io.File.pathSeparator)) {
+                found |= !directory.isEmpty() && Files.isExecutable(Path.of(directory, tool));
+            }
+            if (!found) {
+                missing.add(tool);
+            }
+        }
+        return missing;
     }
 }

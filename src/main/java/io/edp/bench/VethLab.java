@@ -93,7 +93,7 @@ public final class VethLab implements AutoCloseable {
     public RunningTrafgen trafgenUntilStopped(String namespace, String device, TrafgenProfile profile, String rate) {
         String[] command = rate == null ? trafgenCommand(namespace, device, profile)
                 : trafgenCommand(namespace, device, profile, "--rate", rate);
-        return new RunningTrafgen(command);
+        return new RunningTrafgen(command, file("trafgen", ".log", ""));
     }
 
     /**
@@ -103,16 +103,32 @@ public final class VethLab implements AutoCloseable {
     public static final class RunningTrafgen implements AutoCloseable {
 
         private final Process process;
+        private final Path log;
 
-        private RunningTrafgen(String[] command) {
+        private RunningTrafgen(String[] command, Path log) {
+            this.log = log;
             String[] inSession = new String[command.length + 1];
             inSession[0] = "setsid";
             System.arraycopy(command, 0, inSession, 1, command.length);
             try {
                 process = new ProcessBuilder(inSession).redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                        .redirectOutput(log.toFile()).start();
             } catch (IOException e) {
                 throw new UncheckedIOException("trafgen could not start", e);
+            }
+        }
+
+        /** Fails with trafgen's last output when it has exited: a window without a generator measures nothing. */
+        public void requireRunning() {
+            if (!process.isAlive()) {
+                String output;
+                try {
+                    output = Files.readString(log).strip();
+                } catch (IOException e) {
+                    output = "(no output: " + e.getMessage() + ")";
+                }
+                throw new IllegalStateException("trafgen exited with " + process.exitValue() + ": "
+                        + output.substring(Math.max(0, output.length() - 500)));
             }
         }
 

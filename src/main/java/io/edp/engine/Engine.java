@@ -95,7 +95,7 @@ public final class Engine implements AutoCloseable {
         this.stepped = stepped;
         this.config = config;
         this.driverKinds = driverKinds;
-        this.pool = new MbufPool(config.mbufs(), config.mode().descriptorBytes());
+        this.pool = new MbufPool(config.mbufs(), config.mbufDescriptorBytes());
         this.connections = carried != null && carried.capacity() == config.conntrackCapacity() ? carried
                 : new ConnectionTable(config.conntrackCapacity());
         this.workers = new Worker[config.workerCount()];

@@ -3,7 +3,10 @@ package io.edp.engine;
 import io.edp.engine.config.ConfigRules;
 import io.edp.engine.fastpath.FlowCache;
 import io.edp.engine.mbuf.MbufPool;
+import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.nic.PortConfig;
+import io.edp.engine.nic.loopback.LoopbackDriverFactory;
+import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.slowpath.ConnectionTable;
 import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.MacAddress;
@@ -33,10 +36,14 @@ import java.util.TreeMap;
  * @param conntrackCapacity  connection-table slots (power of two)
  * @param mbufs              packet buffers in the engine's pool
  * @param tlb                the engine's Thread Load Balancer; {@link TlbConfig#DISABLED} when not given
+ * @param descriptorBytes    packet descriptor size of the mbuf pool: 0 for the mode's own (LEGACY 256, EDP 128),
+ *                           or 128 to run LEGACY on EDP's descriptors, so a benchmark can tell what the
+ *                           descriptor size alone costs (see {@link #mbufDescriptorBytes()})
  */
 public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> vnics,
         Map<Integer, Integer> workersPerNumaNode, FlowCacheConfig flowCache, List<FirewallRule> firewallRules,
-        List<Route> routes, String routerMac, int conntrackCapacity, int mbufs, TlbConfig tlb) {
+        List<Route> routes, String routerMac, int conntrackCapacity, int mbufs, TlbConfig tlb,
+        int descriptorBytes) {
 
     public static final String DEFAULT_ROUTER_MAC = "02:ed:00:00:00:01";
     public static final int DEFAULT_CONNTRACK_CAPACITY = 262_144;
@@ -95,6 +102,16 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         }
         MacAddress.parse(routerMac, "routerMac");
         ConfigRules.require(ConfigRules.memory(conntrackCapacity, mbufs));
+        if (descriptorBytes != 0 && descriptorBytes != Mbuf.DESCRIPTOR_BYTES) {
+            throw new IllegalArgumentException("descriptorBytes must be 0 (the mode's own) or "
+                    + Mbuf.DESCRIPTOR_BYTES + ": " + descriptorBytes);
+        }
+    }
+
+    /** The mbuf pool's descriptor size: the mode's own (LEGACY's 256-byte PktHandle, EDP's 128-byte Mbuf) unless
+     *  {@code descriptorBytes} asks LEGACY for 128. */
+    public int mbufDescriptorBytes() {
+        return descriptorBytes == 0 ? mode.descriptorBytes() : descriptorBytes;
     }
 
     public int workerCount() {
@@ -105,20 +122,29 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         return n;
     }
 
-    /** The memory this engine allocates up front; see {@link #memoryBytes(Mode, int, int, int, int)}. */
+    /** The memory this engine allocates up front; see {@link #memoryBytes(Mode, int, int, int, int, int)}. */
     public long memoryBytes() {
-        return memoryBytes(mode, workerCount(), flowCache.capacity(), conntrackCapacity, mbufs);
+        int loopbackPorts = 0;
+        for (PortConfig p : ports) {
+            if (p.driver().equals(LoopbackDriverFactory.KIND)) {
+                loopbackPorts++;
+            }
+        }
+        return memoryBytes(mode, workerCount(), flowCache.capacity(), conntrackCapacity, mbufs, loopbackPorts);
     }
 
     /**
      * The memory an engine with these settings allocates up front, heap and off-heap, from the layouts of the
-     * structures it sizes: the packet-buffer pool (descriptors and data rooms), the connection table, and per
-     * worker its flow cache and fixed tables. Not counted: the ports' driver rings (a few KiB per queue) and the
-     * objects made at run time (interned actions, statistics snapshots).
+     * structures it sizes: the packet-buffer pool (descriptors and data rooms), the connection table, per worker
+     * its flow cache and fixed tables, and per loopback port its traffic sink. Not counted: the rings of the
+     * ports (a few KiB per queue), the kernel's rings of {@code af_packet} ports, and the objects made at run
+     * time (interned actions, statistics snapshots).
      */
-    public static long memoryBytes(Mode mode, int workers, int flowCacheCapacity, int conntrackCapacity, int mbufs) {
+    public static long memoryBytes(Mode mode, int workers, int flowCacheCapacity, int conntrackCapacity, int mbufs,
+                                   int loopbackPorts) {
         return MbufPool.bytes(mbufs, mode.descriptorBytes()) + ConnectionTable.bytes(conntrackCapacity)
-                + workers * (FlowCache.bytes(flowCacheCapacity) + Worker.fixedBytes());
+                + workers * (FlowCache.bytes(flowCacheCapacity) + Worker.fixedBytes())
+                + loopbackPorts * LoopbackNic.bytes();
     }
 
     public PortConfig port(int id) {
@@ -147,6 +173,7 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         b.conntrackCapacity = conntrackCapacity;
         b.mbufs = mbufs;
         b.tlb = tlb;
+        b.descriptorBytes = descriptorBytes;
         return b;
     }
 
@@ -166,6 +193,7 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         private int conntrackCapacity = DEFAULT_CONNTRACK_CAPACITY;
         private int mbufs = DEFAULT_MBUFS;
         private TlbConfig tlb = TlbConfig.DISABLED;
+        private int descriptorBytes;
 
         public Builder mode(Mode value) {
             mode = value;
@@ -246,10 +274,16 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
             return this;
         }
 
+        /** 0: the mode's own descriptor size; 128: EDP's descriptors in LEGACY too (a benchmark's control). */
+        public Builder descriptorBytes(int bytes) {
+            descriptorBytes = bytes;
+            return this;
+        }
+
         public EngineConfig build() {
             Map<Integer, Integer> w = workers.isEmpty() ? Map.of(0, 1) : workers;
             return new EngineConfig(mode, ports, vnics, w, flowCache, rules, routes, routerMac, conntrackCapacity,
-                    mbufs, tlb);
+                    mbufs, tlb, descriptorBytes);
         }
     }
 }

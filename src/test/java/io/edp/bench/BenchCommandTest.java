@@ -13,13 +13,16 @@ class BenchCommandTest {
         assertThat(BenchCommand.run(new String[] {})).isEqualTo(2);
         assertThat(BenchCommand.run(new String[] {"disk"})).isEqualTo(2);
         assertThat(BenchCommand.run(new String[] {"engine", "--fast"})).isEqualTo(2);
+        assertThat(BenchCommand.run(new String[] {"engine", "--rounds=0"})).isEqualTo(2);
+        assertThat(BenchCommand.run(new String[] {"engine", "--cases=legacy-64,warp"})).isEqualTo(2);
     }
 
     @Test
     void theEngineBenchmarkRunsTheSeedProfile() {
-        EngineConfig config = EngineBenchmark.config(Mode.EDP_STANDARD);
-        assertThat(config.firewallRules()).hasSize(EngineBenchmark.RULES);
-        assertThat(config.routes()).hasSize(EngineBenchmark.ROUTES + 1);
+        EngineConfig config = EngineCase.byId("standard-64").config();
+        assertThat(config.mode()).isEqualTo(Mode.EDP_STANDARD);
+        assertThat(config.firewallRules()).hasSize(EngineCase.RULES);
+        assertThat(config.routes()).hasSize(EngineCase.ROUTES + 1);
         assertThat(config.workerCount()).isEqualTo(1);
         assertThat(config.flowCache().capacity()).isEqualTo(131_072);
     }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.edp.engine.config.ConfigRules;
 import io.edp.engine.fastpath.FlowCache;
+import io.edp.engine.nic.PortConfig;
+import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.worker.Worker;
 import java.time.Duration;
 import java.util.Map;
@@ -70,9 +72,18 @@ class ConfigRulesTest {
     }
 
     @Test
+    void eachLoopbackPortIsChargedItsTrafficSink() {
+        var one = TestTopology.config(Mode.EDP_STANDARD).build();
+        var more = one.toBuilder().port(PortConfig.loopback(7, "extra", 0, 1, 1)).build();
+
+        assertThat(more.memoryBytes() - one.memoryBytes()).isEqualTo(LoopbackNic.bytes());
+        assertThat(LoopbackNic.bytes()).isGreaterThanOrEqualTo(LoopbackNic.DEFAULT_SINK_FLOWS * (long) Long.BYTES);
+    }
+
+    @Test
     void legacyBuffersCostTheirLargerDescriptor() {
-        var edp = EngineConfig.memoryBytes(Mode.EDP_STANDARD, 1, 4, 256, 1024);
-        var legacy = EngineConfig.memoryBytes(Mode.LEGACY, 1, 4, 256, 1024);
+        var edp = EngineConfig.memoryBytes(Mode.EDP_STANDARD, 1, 4, 256, 1024, 0);
+        var legacy = EngineConfig.memoryBytes(Mode.LEGACY, 1, 4, 256, 1024, 0);
 
         assertThat(legacy - edp).isEqualTo(1024L * (Mode.LEGACY.descriptorBytes() - Mode.EDP_STANDARD.descriptorBytes()));
     }

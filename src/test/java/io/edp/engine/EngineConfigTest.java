@@ -64,4 +64,14 @@ class EngineConfigTest {
             assertThat(engine.apply(engine.config().toBuilder().mode(Mode.EDP_DEDICATED).build())).isEqualTo(2);
         }
     }
+
+    @Test
+    void legacyRunsOnItsOwnDescriptorsUnlessToldToUseEdpOnes() {
+        assertThat(TestTopology.config(Mode.LEGACY).build().mbufDescriptorBytes()).isEqualTo(256);
+        assertThat(TestTopology.config(Mode.LEGACY).descriptorBytes(128).build().mbufDescriptorBytes())
+                .isEqualTo(128);
+        assertThat(TestTopology.config(Mode.EDP_STANDARD).build().mbufDescriptorBytes()).isEqualTo(128);
+        assertThatThrownBy(() -> TestTopology.config(Mode.LEGACY).descriptorBytes(64).build())
+                .hasMessageContaining("descriptorBytes");
+    }
 }

@@ -26,6 +26,8 @@ public final class FragmentTable {
 
     private static final int WORDS = 8;
     private static final int PROBES = 8;
+    /** Heap the table holds. */
+    public static final long BYTES = (long) CAPACITY * WORDS * Long.BYTES;
 
     private final long[] entries = new long[CAPACITY * WORDS];
 

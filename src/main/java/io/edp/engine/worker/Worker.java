@@ -13,6 +13,7 @@ import io.edp.engine.packet.FrameRewriter;
 import io.edp.engine.reject.RejectReplies;
 import io.edp.engine.slowpath.Action;
 import io.edp.engine.slowpath.ActionTable;
+import io.edp.engine.slowpath.FragmentTable;
 import io.edp.engine.slowpath.IoChain;
 import io.edp.engine.time.Clock;
 import io.edp.engine.verifier.FlowVerifier;
@@ -157,7 +158,7 @@ public final class Worker implements Runnable {
 
     /** Heap a worker holds besides its flow cache: its action table and per-port counters. */
     public static long fixedBytes() {
-        return ActionTable.bytes(ACTION_TABLE_CAPACITY) + (long) MAX_PORTS * 2 * Long.BYTES;
+        return ActionTable.bytes(ACTION_TABLE_CAPACITY) + FragmentTable.BYTES + (long) MAX_PORTS * 2 * Long.BYTES;
     }
 
     public Counters counters() {

@@ -7,7 +7,6 @@ import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
-import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
@@ -23,7 +22,7 @@ public record HostRequest(
                 message = "must be an IP address or a DNS name") String managementAddress,
         @ArraySchema(arraySchema = @Schema(description = "NUMA nodes with their CPU cores; node ids are unique and "
                 + "a CPU core belongs to one node only"))
-        @NotEmpty @Size(min = 1, max = 64) @Valid List<@NotNull NumaNode> numaNodes,
+        @NotNull @Size(min = 1, max = 64) @Valid List<@NotNull NumaNode> numaNodes,
         @Schema(description = "Free-form labels for automation, at most 64", maxProperties = 64,
                 example = "{\"rack\": \"r12\", \"role\": \"edge\"}")
         @Size(max = 64) Map<@Pattern(regexp = NAME, message = "label names: " + NAME_MESSAGE) String,

@@ -6,7 +6,6 @@ import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 
@@ -16,5 +15,5 @@ public record NumaNode(
         @Schema(description = "NUMA node id, as the operating system numbers it", example = "0")
         @NotNull @Min(0) @Max(63) Integer id,
         @ArraySchema(arraySchema = @Schema(description = "Ids of the CPU cores of this node", example = "[0, 1, 2, 3]"))
-        @NotEmpty @Size(min = 1, max = 4096) List<@NotNull @Min(0) @Max(4095) Integer> cpuCores) {
+        @NotNull @Size(min = 1, max = 4096) List<@NotNull @Min(0) @Max(4095) Integer> cpuCores) {
 }

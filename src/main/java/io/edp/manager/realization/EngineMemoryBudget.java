@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 import io.edp.engine.EngineConfig;
 import io.edp.manager.api.MemoryBudgetExceededException;
 import io.edp.manager.edp.EdpSettings;
+import io.edp.manager.host.pnic.DriverSettings;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
@@ -17,7 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Admission of embedded engines: every host of the inventory reserves the memory its engine allocates up front,
  * estimated by the engine from the host's effective EDP settings ({@link EngineConfig#memoryBytes(io.edp.engine.Mode,
- * int, int, int, int)}), and all reservations together must fit the budget
+ * int, int, int, int, int)}), and all reservations together must fit the budget
  * ({@link EngineProperties#memoryBudgetBytes()}). A host with no NIC yet reserves the engine its first NIC gives it
  * (one worker), so a host that was admitted can always get one.
  * <p>
@@ -71,21 +72,29 @@ public class EngineMemoryBudget {
         jdbc.sql("""
                         SELECT host.name, e.settings::text AS settings, p.settings::text AS profile_settings,
                                (SELECT count(DISTINCT n.numa_node) FROM physical_nic n WHERE n.host_id = host.id)
-                                   AS nic_nodes
+                                   AS nic_nodes,
+                               (SELECT count(*) FROM physical_nic n WHERE n.host_id = host.id
+                                   AND n.driver_kind = :loopback)
+                               + (SELECT count(*) FROM virtual_nic v WHERE v.host_id = host.id) AS loopback_ports
                           FROM host JOIN host_edp e ON e.host_id = host.id
                           LEFT JOIN edp_profile p ON p.name = e.profile""")
+                .param("loopback", DriverSettings.LOOPBACK)
                 .query(rs -> {
                     var own = mapper.readValue(rs.getString("settings"), EdpSettings.class);
                     var profile = rs.getString("profile_settings");
                     var effective = own.over(profile == null ? EdpSettings.DEFAULTS
                             : mapper.readValue(profile, EdpSettings.class).over(EdpSettings.DEFAULTS));
-                    reservations.put(rs.getString("name"), bytes(effective, rs.getInt("nic_nodes")));
+                    reservations.put(rs.getString("name"), bytes(effective, rs.getInt("nic_nodes"),
+                            rs.getInt("loopback_ports")));
                 });
         return reservations;
     }
 
-    /** The host's engine: its workers as set, else one per NUMA node with a physical NIC (as DesiredState builds). */
-    private long bytes(EdpSettings effective, int nicNodes) {
+    /**
+     * The host's engine: its workers as set, else one per NUMA node with a physical NIC (as DesiredState builds);
+     * a loopback port per loopback physical NIC and per virtual NIC.
+     */
+    private long bytes(EdpSettings effective, int nicNodes, int loopbackPorts) {
         int workers = 0;
         if (effective.workersPerNumaNode() != null) {
             for (int count : effective.workersPerNumaNode().values()) {
@@ -95,7 +104,7 @@ public class EngineMemoryBudget {
             workers = Math.max(1, nicNodes);
         }
         return EngineConfig.memoryBytes(effective.engineMode(), workers, effective.flowCacheSize(),
-                engines.conntrackCapacity(), engines.mbufs());
+                engines.conntrackCapacity(), engines.mbufs(), loopbackPorts);
     }
 
     private static long total(Map<String, Long> reservations) {

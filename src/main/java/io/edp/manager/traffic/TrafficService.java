@@ -162,7 +162,7 @@ class TrafficService {
                 or(r.udpPercent(), 100), or(r.tcpPercent(), 0), or(r.ipv6Percent(), 0), or(r.packets(), 0L),
                 r.durationSeconds() == null ? null : Duration.ofSeconds(r.durationSeconds()), SOURCE_MAC,
                 r.destinationMac(), or(r.vlan(), 0), r.sourceBase() == null ? "10.0.0.0" : r.sourceBase(),
-                r.destinationBase() == null ? "10.128.0.0" : r.destinationBase(), or(r.destinations(), 1), 0);
+                r.destinationBase() == null ? "10.128.0.0" : r.destinationBase(), or(r.destinations(), 1), 0, 0);
     }
 
     private static <T> T or(T value, T fallback) {

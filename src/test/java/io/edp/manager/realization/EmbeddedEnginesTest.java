@@ -23,7 +23,8 @@ class EmbeddedEnginesTest {
     private static final long VM_A_MAC = 0x020000000001L;
     private static final long VM_B_MAC = 0x0200000000AAL;
 
-    private final EmbeddedEngines engines = new EmbeddedEngines(event -> { }, new EngineProperties(4096, 65536, false, null));
+    private final EmbeddedEngines engines =
+            new EmbeddedEngines(event -> { }, new EngineProperties(4096, 65536, false, null));
     private final UUID host = UUID.randomUUID();
 
     @Test

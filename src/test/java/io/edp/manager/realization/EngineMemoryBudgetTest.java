@@ -13,6 +13,7 @@ import java.util.UUID;
 import io.edp.engine.EngineConfig;
 import io.edp.engine.Mode;
 import io.edp.engine.fastpath.FlowCache;
+import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.worker.Worker;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.ResultActions;
 
 /**
- * The embedded engines' memory budget: room for three engines with the default settings and half a worker more. A
+ * The embedded engines' memory budget: room for three engines with the default settings, one loopback port and
+ * half a worker more. A
  * fourth host, or a settings change that makes an engine bigger than what is left, is refused with 409 saying how
  * much it needs and how much is left; what shrinks an engine is always accepted.
  */
@@ -32,10 +34,12 @@ class EngineMemoryBudgetTest extends RealizationTest {
     private static final int CONNTRACK = 65_536;
     /** One host's engine with the defaults: LEGACY, one worker, the default flow cache. */
     private static final long DEFAULT_ENGINE = EngineConfig.memoryBytes(Mode.LEGACY, 1, FlowCache.DEFAULT_CAPACITY,
-            CONNTRACK, MBUFS);
+            CONNTRACK, MBUFS, 0);
     /** What a second worker costs: its flow cache and fixed tables. */
     private static final long WORKER = FlowCache.bytes(FlowCache.DEFAULT_CAPACITY) + Worker.fixedBytes();
-    private static final long BUDGET = 3 * DEFAULT_ENGINE + WORKER / 2;
+    /** What a loopback port costs: its traffic sink. */
+    private static final long PORT = LoopbackNic.bytes();
+    private static final long BUDGET = 3 * DEFAULT_ENGINE + PORT + WORKER / 2;
 
     @DynamicPropertySource
     static void budget(DynamicPropertyRegistry registry) {
@@ -71,7 +75,7 @@ class EngineMemoryBudgetTest extends RealizationTest {
     @Test
     void aSettingsChangeThatWouldNotFitIsRefusedAndOneThatShrinksIsAccepted() throws Exception {
         long generation = desiredGeneration(first);
-        long bigger = EngineConfig.memoryBytes(Mode.LEGACY, 1, FlowCache.MAX_CAPACITY, CONNTRACK, MBUFS);
+        long bigger = EngineConfig.memoryBytes(Mode.LEGACY, 1, FlowCache.MAX_CAPACITY, CONNTRACK, MBUFS, 0);
 
         putEdp(first, "{\"flowCacheSize\": " + FlowCache.MAX_CAPACITY + "}")
                 .andExpect(status().isConflict())
@@ -86,6 +90,7 @@ class EngineMemoryBudgetTest extends RealizationTest {
 
     @Test
     void aNicThatAddsAWorkerIsRefusedWhenItsFlowCacheDoesNotFit() throws Exception {
+        // a loopback port fits (the budget keeps room for one), a second one does not
         create("/api/v1/hosts/" + first + "/pnics", """
                 {"name": "vmnic0", "numaNode": 0, "speedMbps": 10000, "rxQueues": 1, "rss": false,
                  "driver": {"kind": "loopback"}}""");
@@ -96,7 +101,8 @@ class EngineMemoryBudgetTest extends RealizationTest {
                                 {"name": "vmnic1", "numaNode": 1, "speedMbps": 10000, "rxQueues": 1, "rss": false,
                                  "driver": {"kind": "loopback"}}"""))
                 .andExpect(status().isConflict())
-                .andExpect(jsonPath("$.neededBytes").value(WORKER));
+                .andExpect(jsonPath("$.neededBytes").value(WORKER + PORT))
+                .andExpect(jsonPath("$.availableBytes").value(BUDGET - 3 * DEFAULT_ENGINE - PORT));
     }
 
     private ResultActions putEdp(UUID hostId, String settings) throws Exception {

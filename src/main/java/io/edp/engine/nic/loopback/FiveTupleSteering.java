@@ -3,6 +3,7 @@ package io.edp.engine.nic.loopback;
 import static io.edp.engine.packet.NetworkOrder.U16;
 
 import io.edp.engine.nic.RxSteering;
+import io.edp.engine.packet.FlowKey;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -54,7 +55,8 @@ public record FiveTupleSteering(int queues) implements RxSteering {
         } else {
             return 0;
         }
-        h *= 0x9E3779B97F4A7C15L;
-        return (int) (h >>> 33);
+        // a product alone carries bits only upward: the destination's last octet (bits 56..63 of the word read)
+        // never reached the bits that pick the queue, and flows to one /24 all landed on one queue
+        return (int) (FlowKey.mix(h) >>> 32);
     }
 }

@@ -21,6 +21,11 @@ import java.util.List;
 public final class LoopbackNic implements NicDriver {
 
     public static final int DEFAULT_SINK_FLOWS = 1 << 18;
+
+    /** Heap a port with the default sink holds, dominated by the sink's per-flow arrays (the rings are KiBs). */
+    public static long bytes() {
+        return TrafficSink.bytes(DEFAULT_SINK_FLOWS);
+    }
     /**
      * Buffers kept posted per RX queue are the ring size, but at most this share of the pool, so that many idle
      * queues do not hold the whole pool (DPDK asks the mempool to cover every ring; a test's small pool cannot).

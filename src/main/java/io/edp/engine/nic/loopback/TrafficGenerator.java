@@ -81,6 +81,11 @@ public final class TrafficGenerator {
         return sent;
     }
 
+    /** The id of the generator's thread, whose CPU time is the traffic source's and the wire's (the copy). */
+    public long threadId() {
+        return thread.threadId();
+    }
+
     /** True once the packet count or duration is reached, or after {@link #stop()}. */
     public boolean finished() {
         return finished;
@@ -180,11 +185,12 @@ public final class TrafficGenerator {
         boolean v6 = kind >= 3;
         long l4 = l3 + (v6 ? 40 : 20);
         int destination = flow % profile.destinations();
+        int source = profile.sources() == 0 ? flow : flow % profile.sources();
         if (v6) {
-            data.set(U64, l3 + 16, flow);
+            data.set(U64, l3 + 16, source);
             data.set(U64, l3 + 32, ((long) destination << 16) | 1);
         } else {
-            int src = sourceBase + flow;
+            int src = sourceBase + source;
             int dst = destinationBase + destination * 256 + 1;
             data.set(U32, l3 + 12, src);
             data.set(U32, l3 + 16, dst);
@@ -199,6 +205,7 @@ public final class TrafficGenerator {
             data.set(U32, l4 + 4, (flow << 16) | (int) (seq & 0xFFFF));
         } else {
             data.set(U16, l4, (short) (1024 + flow % 60_000));
+            data.set(U16, l4 + 2, (short) ((proto == UDP_KIND ? 5001 : 80) + flow / 60_000));
             if (proto == TCP_KIND) {
                 data.set(U32, l4 + 4, (int) seq);
                 data.set(ValueLayout.JAVA_BYTE, l4 + 13, (byte) (seq == 0 ? FlowKey.TCP_SYN : FlowKey.TCP_ACK));
@@ -263,8 +270,7 @@ public final class TrafficGenerator {
             if (proto == ICMP_KIND) {
                 d.set(U32, l4, (v6 ? 128 : 8) << 24);
             } else {
-                d.set(U16, l4 + 2, (short) (proto == UDP_KIND ? 5001 : 80));
-                if (proto == UDP_KIND) {
+                if (proto == UDP_KIND) { // ports are per flow, see build
                     d.set(U32, l4 + 4, ipPayload << 16);
                 } else {
                     d.set(U32, l4 + 12, (5 << 28) | 0xFFFF);

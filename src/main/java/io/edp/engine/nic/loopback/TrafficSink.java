@@ -34,6 +34,11 @@ public final class TrafficSink {
     private final Counters flowDigest;
     private final Counters queues;
 
+    /** Heap a sink of {@code flowCapacity} flows holds: per flow its expected sequence, packets and digest. */
+    static long bytes(int flowCapacity) {
+        return (long) flowCapacity * 3 * Long.BYTES;
+    }
+
     TrafficSink(MbufPool pool, int flowCapacity, int txQueues) {
         this.pool = pool;
         this.flowCapacity = flowCapacity;

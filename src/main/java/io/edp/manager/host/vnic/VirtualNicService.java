@@ -8,6 +8,7 @@ import io.edp.manager.api.ConflictException;
 import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.host.vm.VmService;
+import io.edp.manager.realization.EngineMemoryBudget;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.stereotype.Service;
@@ -19,16 +20,20 @@ class VirtualNicService {
 
     private final VmService vms;
     private final VirtualNicRepository nics;
+    private final EngineMemoryBudget budget;
 
-    VirtualNicService(VmService vms, VirtualNicRepository nics) {
+    VirtualNicService(VmService vms, VirtualNicRepository nics, EngineMemoryBudget budget) {
         this.vms = vms;
         this.nics = nics;
+        this.budget = budget;
     }
 
     VirtualNicResponse create(UUID hostId, UUID vmId, VirtualNicRequest request) {
         var vm = vms.require(hostId, vmId);
         checkMacIsNew(hostId, null, request);
-        return VirtualNicResponse.of(nics.saveAndFlush(new VirtualNic(vm.hostId(), vm.id(), request)));
+        // each virtual NIC is a port of the host's engine, with its traffic sink
+        return budget.admit(() -> VirtualNicResponse.of(nics.saveAndFlush(new VirtualNic(vm.hostId(), vm.id(),
+                request))));
     }
 
     @Transactional(readOnly = true)
