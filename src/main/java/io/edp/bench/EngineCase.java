@@ -17,9 +17,11 @@ import java.util.Set;
  * One case of {@code bench engine}, run in a JVM of its own: the seed's UDP profile scaled to one worker — 256
  * firewall rules (the allowing one last), 1,000 routes, connection tracking on — in {@code mode}, on
  * {@code descriptorBytes}-byte packet descriptors (0: the mode's own), with {@code flows} flows of
- * {@code frameBytes}-byte frames; {@code onePair}: all from 10.0.0.1 to 10.128.0.1, told apart by their ports.
+ * {@code frameBytes}-byte frames; {@code onePair}: all from 10.0.0.1 to 10.128.0.1, told apart by their ports;
+ * the live verifier checking one fast-path hit in {@code verifierSampleRate} (0: off).
  */
-record EngineCase(String id, Mode mode, int descriptorBytes, int frameBytes, int flows, boolean onePair) {
+record EngineCase(String id, Mode mode, int descriptorBytes, int frameBytes, int flows, boolean onePair,
+        int verifierSampleRate) {
 
     static final int FLOWS = 125_000;
     static final int RULES = 256;
@@ -34,12 +36,18 @@ record EngineCase(String id, Mode mode, int descriptorBytes, int frameBytes, int
             new EngineCase("legacy-64", Mode.LEGACY, 0, 64, FLOWS, false),
             new EngineCase("legacy-desc128-64", Mode.LEGACY, 128, 64, FLOWS, false),
             new EngineCase("standard-64", Mode.EDP_STANDARD, 0, 64, FLOWS, false),
+            new EngineCase("standard-64-verified", Mode.EDP_STANDARD, 0, 64, FLOWS, false, 1_000),
             new EngineCase("dedicated-64", Mode.EDP_DEDICATED, 0, 64, FLOWS, false),
             new EngineCase("standard-64-pair", Mode.EDP_STANDARD, 0, 64, FLOWS, true),
             new EngineCase("legacy-1518", Mode.LEGACY, 0, 1518, FLOWS, false),
             new EngineCase("standard-1518", Mode.EDP_STANDARD, 0, 1518, FLOWS, false),
             new EngineCase("dedicated-1518", Mode.EDP_DEDICATED, 0, 1518, FLOWS, false),
             new EngineCase("floor", Mode.EDP_STANDARD, 0, 64, 1, false));
+
+    /** A case without the live verifier. */
+    EngineCase(String id, Mode mode, int descriptorBytes, int frameBytes, int flows, boolean onePair) {
+        this(id, mode, descriptorBytes, frameBytes, flows, onePair, 0);
+    }
 
     static EngineCase byId(String id) {
         for (EngineCase c : ALL) {
@@ -67,7 +75,7 @@ record EngineCase(String id, Mode mode, int descriptorBytes, int frameBytes, int
                 // the sink only counts: its per-flow checks would be charged to the worker's transmit
                 .port(new PortConfig(1, "wire-out", 0, 1, 1, "loopback", Map.of("sinkFlows", "0")))
                 .workers(0, 1)
-                .flowCache(FlowCacheConfig.DEFAULT)
+                .flowCache(FlowCacheConfig.DEFAULT.withVerifierSampleRate(verifierSampleRate))
                 .conntrackCapacity(262_144)
                 .mbufs(65_536); // a sixteenth of the pool may be posted to the RX queue: its whole 4,096-slot ring
         for (int i = 1; i < RULES; i++) {
@@ -95,8 +103,9 @@ record EngineCase(String id, Mode mode, int descriptorBytes, int frameBytes, int
                 : profile.withAddresses("10.0.0.0", "10.128.0.0", ROUTES);
     }
 
-    /** How the table names the flows: their count, and whether they share one pair of addresses. */
+    /** How the table names the flows: their count, whether they share one pair of addresses, whether verified. */
     String flowsLabel() {
-        return String.format(java.util.Locale.ROOT, "%,d%s", flows, onePair ? " (1 pair)" : "");
+        return String.format(java.util.Locale.ROOT, "%,d%s%s", flows, onePair ? " (1 pair)" : "",
+                verifierSampleRate == 0 ? "" : " (verified 1/" + verifierSampleRate + ")");
     }
 }

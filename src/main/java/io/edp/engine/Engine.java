@@ -8,7 +8,9 @@ import io.edp.engine.nic.VnicAddress;
 import io.edp.engine.numa.CpuAffinity;
 import io.edp.engine.numa.CpuSet;
 import io.edp.engine.numa.WorkerPinning;
+import io.edp.engine.packet.DropReason;
 import io.edp.engine.slowpath.ConnectionTable;
+import io.edp.engine.slowpath.VlanOp;
 import io.edp.engine.time.Clock;
 import io.edp.engine.time.SystemClock;
 import io.edp.engine.tlb.ThreadLoadBalancer;
@@ -307,6 +309,16 @@ public final class Engine implements AutoCloseable {
      */
     public void injectFault(int worker, Error fault) {
         workers[worker].injectFault(fault);
+    }
+
+    /**
+     * Test seam: worker {@code worker}'s cached flows now drop their packets as NO_ROUTE, whatever the slow path
+     * says (see {@link io.edp.engine.fastpath.FlowCache#corrupt}); the live verifier reports each sampled hit as a
+     * mismatch.
+     */
+    public void corruptFlowCache(int worker) {
+        workers[worker].execute(w -> w.flowCache().corrupt(w.actions().intern(-1, VlanOp.NONE, 0, false, 0, 0, false,
+                DropReason.NO_ROUTE.ordinal(), 0)));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.edp.engine;
 
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.tlb.TlbStats;
+import io.edp.engine.verifier.Mismatch;
 import io.edp.engine.worker.WorkerHealth;
 import java.time.Instant;
 import java.util.List;
@@ -13,10 +14,12 @@ import java.util.Map;
  * engine clock's reading, the same timeline as the busy times. {@code tlb} is the engine's Thread Load Balancer:
  * its settings, the loads of its last cycle and its recent decisions. {@code rejectReplies} counts the replies to
  * packets of REJECT rules (those packets themselves are {@link DropReason#FIREWALL_REJECT} drops).
+ * {@code verifierMismatches} are the live verifier's last mismatches over all workers, oldest first (at most
+ * {@link io.edp.engine.verifier.MismatchLog#CAPACITY}).
  */
 public record EngineStats(Instant takenAt, long takenAtNanos, int generation, Mode mode, List<WorkerStats> workers,
         List<QueueStats> queues, List<PortStats> ports, FlowCacheStats flowCache, Map<DropReason, Long> drops,
-        long connections, TlbStats tlb, RejectReplyStats rejectReplies) {
+        long connections, TlbStats tlb, RejectReplyStats rejectReplies, List<Mismatch> verifierMismatches) {
 
     /** Dropped packets of every reason and worker. */
     public long dropped() {
@@ -80,9 +83,13 @@ public record EngineStats(Instant takenAt, long takenAtNanos, int generation, Mo
     public record RejectReplyStats(long sent, long rateLimited, long noBuffer) {
     }
 
-    /** Flow cache counters of DESIGN.md, for one worker or summed over all. */
+    /**
+     * Flow cache counters, for one worker or summed over all, with the live verifier's: fast-path hits it
+     * re-evaluated and those the slow path would have decided differently.
+     */
     public record FlowCacheStats(long hits, long misses, long slowPath, long insertions, long insertionFailures,
-            long evictions, long expirations, long revalidations, long entries, long capacity) {
+            long evictions, long expirations, long revalidations, long entries, long capacity, long verifierChecks,
+            long verifierMismatches) {
 
         public double occupancy() {
             return capacity == 0 ? 0 : (double) entries / capacity;
@@ -98,7 +105,8 @@ public record EngineStats(Instant takenAt, long takenAtNanos, int generation, Mo
             return new FlowCacheStats(hits + o.hits, misses + o.misses, slowPath + o.slowPath,
                     insertions + o.insertions, insertionFailures + o.insertionFailures, evictions + o.evictions,
                     expirations + o.expirations, revalidations + o.revalidations, entries + o.entries,
-                    capacity + o.capacity);
+                    capacity + o.capacity, verifierChecks + o.verifierChecks,
+                    verifierMismatches + o.verifierMismatches);
         }
     }
 }

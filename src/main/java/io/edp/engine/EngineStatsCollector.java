@@ -10,6 +10,9 @@ import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.ConnectionTable;
 import io.edp.engine.time.Clock;
 import io.edp.engine.tlb.TlbStats;
+import io.edp.engine.verifier.FlowVerifier;
+import io.edp.engine.verifier.Mismatch;
+import io.edp.engine.verifier.MismatchLog;
 import io.edp.engine.worker.Generation;
 import io.edp.engine.worker.RxQueue;
 import io.edp.engine.worker.Worker;
@@ -48,7 +51,8 @@ final class EngineStatsCollector {
     EngineStats stats(Generation g, EngineConfig c, TlbStats tlb) {
         long now = clock.nanoTime();
         List<EngineStats.WorkerStats> workerStats = new ArrayList<>();
-        EngineStats.FlowCacheStats totalCache = new EngineStats.FlowCacheStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        EngineStats.FlowCacheStats totalCache = new EngineStats.FlowCacheStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        List<Mismatch> mismatches = new ArrayList<>();
         long[] totalDrops = new long[DropReason.count()];
         long[] rejectReplies = new long[RejectReplies.COUNTER_COUNT];
         Map<Integer, long[]> portTx = new TreeMap<>();
@@ -56,6 +60,8 @@ final class EngineStatsCollector {
         for (Worker w : workers) {
             long[] counters = w.counters().snapshot();
             long[] f = w.flowCacheCounters().snapshot();
+            long[] v = w.verifier().counters().snapshot();
+            mismatches.addAll(w.verifier().mismatches().recent());
             long[] d = w.drops().snapshot();
             for (int i = 0; i < d.length; i++) {
                 totalDrops[i] += d[i];
@@ -73,7 +79,7 @@ final class EngineStatsCollector {
             EngineStats.FlowCacheStats cache = new EngineStats.FlowCacheStats(f[FlowCache.HITS], f[FlowCache.MISSES],
                     f[FlowCache.SLOW_PATH], f[FlowCache.INSERTIONS], f[FlowCache.INSERTION_FAILURES],
                     f[FlowCache.EVICTIONS], f[FlowCache.EXPIRATIONS], f[FlowCache.REVALIDATIONS], f[FlowCache.ENTRIES],
-                    g.fastPath() ? g.flowCacheCapacity() : 0);
+                    g.fastPath() ? g.flowCacheCapacity() : 0, v[FlowVerifier.CHECKS], v[FlowVerifier.MISMATCHES]);
             totalCache = totalCache.plus(cache);
             List<String> owned = new ArrayList<>();
             for (RxQueue q : ports.queues()) {
@@ -108,7 +114,8 @@ final class EngineStatsCollector {
         return new EngineStats(Instant.now(), now, g.number(), c.mode(), List.copyOf(workerStats),
                 List.copyOf(queueStats), List.copyOf(portStats), totalCache, dropMap(totalDrops), connections.size(),
                 tlb, new EngineStats.RejectReplyStats(rejectReplies[RejectReplies.SENT],
-                        rejectReplies[RejectReplies.RATE_LIMITED], rejectReplies[RejectReplies.NO_BUFFER]));
+                        rejectReplies[RejectReplies.RATE_LIMITED], rejectReplies[RejectReplies.NO_BUFFER]),
+                MismatchLog.latest(mismatches));
     }
 
     /** The {@code n} flows with most packets over all workers' caches, read on each worker's thread. */

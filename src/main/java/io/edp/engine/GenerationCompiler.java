@@ -53,7 +53,8 @@ final class GenerationCompiler {
             tx[port.id()] = port;
         }
         return new Generation(number, tables, c.mode() != Mode.LEGACY, c.mode() == Mode.EDP_DEDICATED, tx,
-                c.flowCache().capacity(), c.flowCache().minExpiry().toMillis(), c.flowCache().maxExpiry().toMillis());
+                c.flowCache().capacity(), c.flowCache().minExpiry().toMillis(), c.flowCache().maxExpiry().toMillis(),
+                c.flowCache().verifierSampleRate());
     }
 
     /** The vNICs' addresses, which each port's driver filters on. */

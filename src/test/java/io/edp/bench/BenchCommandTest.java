@@ -25,5 +25,14 @@ class BenchCommandTest {
         assertThat(config.routes()).hasSize(EngineCase.ROUTES + 1);
         assertThat(config.workerCount()).isEqualTo(1);
         assertThat(config.flowCache().capacity()).isEqualTo(131_072);
+        assertThat(config.flowCache().verifierSampleRate()).isZero();
+    }
+
+    @Test
+    void theVerifiedCaseIsTheStandardOneCheckingOneHitInAThousand() {
+        EngineConfig plain = EngineCase.byId("standard-64").config();
+        EngineConfig verified = EngineCase.byId("standard-64-verified").config();
+        assertThat(verified.flowCache().verifierSampleRate()).isEqualTo(1_000);
+        assertThat(verified.toBuilder().flowCache(plain.flowCache()).build()).isEqualTo(plain);
     }
 }

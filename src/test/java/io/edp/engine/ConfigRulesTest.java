@@ -49,6 +49,18 @@ class ConfigRulesTest {
     }
 
     @Test
+    void theVerifierSampleRateIsOffOrOneHitInAtMostAMillion() {
+        assertThat(ConfigRules.verifierSampleRate(0)).isEmpty();
+        assertThat(ConfigRules.verifierSampleRate(1)).isEmpty();
+        assertThat(ConfigRules.verifierSampleRate(ConfigRules.MAX_VERIFIER_SAMPLE_RATE)).isEmpty();
+        assertThat(ConfigRules.verifierSampleRate(-1)).extracting(ConfigRules.Violation::field)
+                .containsExactly("flowCache.verifierSampleRate");
+        assertThat(ConfigRules.verifierSampleRate(ConfigRules.MAX_VERIFIER_SAMPLE_RATE + 1)).hasSize(1);
+        assertThatThrownBy(() -> FlowCacheConfig.DEFAULT.withVerifierSampleRate(-1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("verifierSampleRate");
+    }
+
+    @Test
     void theMemoryEstimateChargesEachWorkerItsFlowCacheAndFixedTables() {
         var one = TestTopology.config(Mode.EDP_STANDARD).workers(0, 1)
                 .flowCache(FlowCacheConfig.DEFAULT.withCapacity(1 << 16)).build();

@@ -52,7 +52,8 @@ import net.jqwik.api.state.Transformer;
  * TLB, modes, queue moves, cache flushes) drive an engine under test, starting in EDP_STANDARD, and a LEGACY
  * reference in lockstep on one manual clock; every frame must come out of both alike (see {@link SequenceRun}).
  * A failing sequence shrinks to a few events. {@code -Dedp.difftest.tries=N} runs N sequences instead of the
- * CI's {@value #CI_SEQUENCES}.
+ * CI's {@value #CI_SEQUENCES}. The engine under test runs the live verifier on every fast-path hit: at the end of
+ * a sequence it must have found no mismatch.
  *
  * <p>The examples are the four ways the promise was seen broken, as fixed sequences.
  */
@@ -63,6 +64,7 @@ class FastEqualsSlowPropertyTest {
     private static final LongAdder SEQUENCES = new LongAdder();
     private static final LongAdder EVENTS = new LongAdder();
     private static final LongAdder FRAMES = new LongAdder();
+    private static final LongAdder VERIFIER_CHECKS = new LongAdder();
 
     /** The runs this property's sequences opened (a chain that fails midway does not hand back its state). */
     private final List<SequenceRun> opened = new ArrayList<>();
@@ -72,6 +74,12 @@ class FastEqualsSlowPropertyTest {
     void everyFrameLeavesTheEngineUnderTestAsItLeavesLegacy(@ForAll("sequences") ActionChain<SequenceRun> sequence) {
         try {
             sequence.run();
+            for (SequenceRun run : opened) {
+                EngineStats stats = run.engines().underTest().stats();
+                VERIFIER_CHECKS.add(stats.flowCache().verifierChecks());
+                assertThat(stats.flowCache().verifierMismatches()).as("live verifier mismatches: %s",
+                        stats.verifierMismatches()).isZero();
+            }
         } finally {
             SEQUENCES.increment();
             EVENTS.add(sequence.transformations().size());
@@ -86,8 +94,9 @@ class FastEqualsSlowPropertyTest {
     @AfterContainer
     static void summary() {
         if (SEQUENCES.sum() > 0) {
-            System.out.printf("fast equals slow: %d sequences, %d events, %d frames through both engines%n",
-                    SEQUENCES.sum(), EVENTS.sum(), FRAMES.sum());
+            System.out.printf("fast equals slow: %d sequences, %d events, %d frames through both engines, "
+                    + "%d fast-path hits verified live%n", SEQUENCES.sum(), EVENTS.sum(), FRAMES.sum(),
+                    VERIFIER_CHECKS.sum());
         }
     }
 

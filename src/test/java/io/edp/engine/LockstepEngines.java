@@ -130,6 +130,11 @@ final class LockstepEngines implements AutoCloseable {
         reference.flushFlowCaches();
     }
 
+    /** The engine under test (EDP_STANDARD at first). */
+    Engine underTest() {
+        return underTest;
+    }
+
     /** Switches the engine under test to {@code mode}; the reference stays LEGACY. */
     void switchMode(Mode mode) {
         underTest.apply(underTest.config().toBuilder().mode(mode).build());

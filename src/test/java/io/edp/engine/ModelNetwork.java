@@ -181,11 +181,14 @@ final class ModelNetwork {
         }
     }
 
-    /** Flow-cache settings a test switches between: small and default-sized expiry windows. */
+    /**
+     * Flow-cache settings a test switches between: small and default-sized expiry windows. The live verifier checks
+     * every fast-path hit, so a sequence also tests it (a mismatch would be a fast path that is not the slow one).
+     */
     record CacheSetting(int capacity, int minSeconds, int maxSeconds) {
 
         FlowCacheConfig config() {
-            return new FlowCacheConfig(capacity, Duration.ofSeconds(minSeconds), Duration.ofSeconds(maxSeconds));
+            return new FlowCacheConfig(capacity, Duration.ofSeconds(minSeconds), Duration.ofSeconds(maxSeconds), 1);
         }
 
         @Override

@@ -12,7 +12,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * After warm-up the worker thread allocates nothing per packet: not on the fast path, not on the IOChain, not
- * when it answers (or, over its rate limit, declines to answer) packets of a REJECT rule.
+ * when it answers (or, over its rate limit, declines to answer) packets of a REJECT rule, not when the live
+ * verifier re-evaluates a fast-path hit.
  */
 class ZeroAllocationTest {
 
@@ -21,8 +22,10 @@ class ZeroAllocationTest {
     void theWorkerAllocatesNoBytesPerPacketAfterWarmUp(Mode mode) {
         var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         // one destination of the sixteen is rejected: its UDP, TCP and ICMP flows get replies (100/s) or none
+        // and the live verifier re-evaluates every fast-path hit
         EngineConfig config = TestTopology.config(mode)
                 .rule(FirewallRule.of(1, "any", "10.128.3.0/24", 0, Verdict.REJECT))
+                .flowCache(FlowCacheConfig.DEFAULT.withVerifierSampleRate(1))
                 .build();
         try (Engine engine = Engine.start(config)) {
             TrafficGenerator generator = TestTopology.nic(engine, 0)
@@ -40,6 +43,11 @@ class ZeroAllocationTest {
             generator.stop();
 
             assertThat(allocated).as("bytes allocated by the worker over %d packets", packets).isZero();
+            if (mode != Mode.LEGACY) {
+                assertThat(stats.flowCache().verifierChecks()).as("hits verified while measured")
+                        .isGreaterThan(start.flowCache().verifierChecks() + 100_000);
+                assertThat(stats.flowCache().verifierMismatches()).isZero();
+            }
             assertThat(stats.rejectReplies().sent()).as("replies built while measured")
                     .isGreaterThan(start.rejectReplies().sent());
             assertThat(stats.rejectReplies().rateLimited()).as("replies declined while measured")

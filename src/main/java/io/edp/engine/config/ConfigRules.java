@@ -55,6 +55,18 @@ public final class ConfigRules {
         return List.of();
     }
 
+    /** The largest verifier sample rate: one fast-path hit in a million. */
+    public static final int MAX_VERIFIER_SAMPLE_RATE = 1_000_000;
+
+    /** The live verifier's sample rate: 0 (off) or one hit in N, N in [1, {@link #MAX_VERIFIER_SAMPLE_RATE}]. */
+    public static List<Violation> verifierSampleRate(int rate) {
+        if (rate < 0 || rate > MAX_VERIFIER_SAMPLE_RATE) {
+            return List.of(new Violation("flowCache.verifierSampleRate", "must be in [0, "
+                    + MAX_VERIFIER_SAMPLE_RATE + "] (0 = off): " + rate));
+        }
+        return List.of();
+    }
+
     /** The staged-expiry window: 0 < minExpiry <= maxExpiry <= 7 days. */
     public static List<Violation> expiryWindow(Duration minExpiry, Duration maxExpiry) {
         if (minExpiry == null || maxExpiry == null || minExpiry.toMillis() <= 0 || maxExpiry.compareTo(minExpiry) < 0

@@ -275,6 +275,17 @@ public final class FlowCache {
         counters[ENTRIES] = 0;
     }
 
+    /**
+     * Test seam: every entry now gives the action {@code actionIndex} instead of its own — a cache that no longer
+     * says what the slow path says, for the live verifier to catch.
+     */
+    public void corrupt(int actionIndex) {
+        for (int slot = 0; slot < signatures.length; slot++) {
+            int at = slot * WORDS + 6;
+            entries[at] = (entries[at] & ~0xFFFF_0000L) | ((long) (actionIndex & 0xFFFF) << 16);
+        }
+    }
+
     /** The expiry of the entry at {@code slot}, for tests and telemetry. */
     public int expiryMillis(int slot) {
         return (int) (entries[slot * WORDS + 6] >>> 32);

@@ -116,6 +116,20 @@ public final class ConnectionTable {
      */
     public long find(long srcHi, long srcLo, long dstHi, long dstLo, long l4, int tcpFlags, int nowMillis,
             RuleSet rules, int policyVersion) {
+        return lookup(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, rules, policyVersion, false);
+    }
+
+    /**
+     * What {@link #find} would return, without its effects: no state advanced, no last-seen time or policy version
+     * written, no connection forgotten. For the live verifier, which re-evaluates a fast-path hit.
+     */
+    public long peek(long srcHi, long srcLo, long dstHi, long dstLo, long l4, int tcpFlags, int nowMillis,
+            RuleSet rules, int policyVersion) {
+        return lookup(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, rules, policyVersion, true);
+    }
+
+    private long lookup(long srcHi, long srcLo, long dstHi, long dstLo, long l4, int tcpFlags, int nowMillis,
+            RuleSet rules, int policyVersion, boolean readOnly) {
         boolean srcIsA = srcIsA(srcHi, srcLo, dstHi, dstLo, l4);
         long ports = portsWord(l4, srcIsA);
         int hash = srcIsA ? hash(srcHi, srcLo, dstHi, dstLo, ports) : hash(dstHi, dstLo, srcHi, srcLo, ports);
@@ -135,10 +149,15 @@ public final class ConnectionTable {
             if ((int) e[base + 6] != policyVersion) {
                 int rule = recheck(e, base, initiatorIsA, rules);
                 if (rule >= 0 && rules.verdict(rule) != Verdict.ALLOW) {
-                    forget(s, base, nowMillis);
+                    if (!readOnly) {
+                        forget(s, base, nowMillis);
+                    }
                     return NOT_FOUND;
                 }
                 ruleId = rule < 0 ? 0 : rules.id(rule);
+            }
+            if (readOnly) {
+                return ((long) ruleId << 32) | reference(s, base, srcIsA);
             }
             int next = nextState(state, FlowKey.proto(l4), tcpFlags, initiatorIsA == srcIsA);
             e[base + 5] = ((long) next << 56) | ((initiatorIsA ? 1L : 0L) << 48) | (ruleId & 0xFFFF_FFFFL);

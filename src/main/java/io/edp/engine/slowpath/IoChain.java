@@ -13,6 +13,9 @@ import java.lang.foreign.ValueLayout;
  * {@link Action}. LEGACY runs it for every packet, EDP for misses; the code is the same. One instance per worker
  * (it owns the worker's {@link ActionTable} and {@link FragmentTable}); nothing here allocates unless a
  * never-seen action is interned.
+ * <p>{@link #agrees} runs the same stages as a probe for the live verifier: without side effects (no connection
+ * created, refreshed or advanced, no fragment recorded, no action interned, nothing written to the mbuf), the
+ * decision is kept in this chain's {@code probed*} fields and compared field by field with a cached action.
  */
 public final class IoChain {
 
@@ -23,8 +26,20 @@ public final class IoChain {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
 
+    /** {@link #evaluate} result when probing: the decision is in the {@code probed*} fields. */
+    private static final int PROBED = -2;
+
     private final ActionTable actions;
     private final FragmentTable fragments = new FragmentTable();
+    // the last probe's decision, the fields of an Action
+    private int probedOutPort;
+    private VlanOp probedVlanOp = VlanOp.NONE;
+    private int probedVlan;
+    private boolean probedRouted;
+    private long probedSrcMac;
+    private long probedDstMac;
+    private int probedDropReason;
+    private int probedRuleId;
 
     public IoChain(ActionTable actions) {
         this.actions = actions;
@@ -39,6 +54,29 @@ public final class IoChain {
      * The reference of the connection that let it through goes into the mbuf ({@link Mbuf#connection()}).
      */
     public int process(Mbuf m, ForwardingTables t, int nowMillis) {
+        return evaluate(m, t, nowMillis, false);
+    }
+
+    /**
+     * Whether the slow path, run now without side effects, would take {@code cached} for the parsed packet
+     * {@code m}: same verdict (and drop reason), output port, VLAN operation, MAC rewrite, TTL decrement and rule.
+     * The connection lookup is read-only ({@link ConnectionTable#peek}); a packet the rules allow is taken as
+     * starting its connection (the insert that could fail on a full table is not tried). {@link #probed()} gives
+     * the decision when it disagrees.
+     */
+    public boolean agrees(Mbuf m, ForwardingTables t, int nowMillis, Action cached) {
+        evaluate(m, t, nowMillis, true);
+        return cached.sameAs(probedOutPort, probedVlanOp, probedVlan, probedRouted, probedSrcMac, probedDstMac,
+                probedRouted, probedDropReason, probedRuleId);
+    }
+
+    /** The last probe's decision as an action (allocates: for reporting a disagreement). */
+    public Action probed() {
+        return new Action(probedOutPort, probedVlanOp, probedVlan, probedRouted, probedSrcMac, probedDstMac,
+                probedRouted, probedDropReason, probedRuleId);
+    }
+
+    private int evaluate(Mbuf m, ForwardingTables t, int nowMillis, boolean probe) {
         MemorySegment d = m.descriptors();
         long key = m.flowKeyAddress();
         long srcHi = d.get(LONG, key + FlowKey.SRC_HI);
@@ -48,11 +86,13 @@ public final class IoChain {
         long l4 = d.get(LONG, key + FlowKey.L4);
         long l2 = d.get(LONG, key + FlowKey.L2);
         int inPort = FlowKey.inPort(l4);
-        m.connection(-1);
-        if (!t.hasPort(inPort)) {
-            return drop(DropReason.PORT_DOWN, 0);
+        if (!probe) {
+            m.connection(-1);
         }
-        boolean scratch = m.pool().descriptorBytes() == PktHandle.DESCRIPTOR_BYTES;
+        if (!t.hasPort(inPort)) {
+            return drop(DropReason.PORT_DOWN, 0, probe);
+        }
+        boolean scratch = !probe && m.pool().descriptorBytes() == PktHandle.DESCRIPTOR_BYTES;
 
         // switching: the frame's segment is its tag on an uplink, the vNIC's VLAN on a VM port
         int outerTag = FlowKey.outerTag(l2);
@@ -66,10 +106,10 @@ public final class IoChain {
                 outPort = t.defaultUplink();
             }
             if (outPort < 0) {
-                return drop(DropReason.NO_DESTINATION, 0);
+                return drop(DropReason.NO_DESTINATION, 0, probe);
             }
             if (outPort == inPort) {
-                return drop(DropReason.HAIRPIN, 0);
+                return drop(DropReason.HAIRPIN, 0, probe);
             }
         }
         record(scratch, d, m, STAGE_SWITCHING, outPort);
@@ -85,19 +125,19 @@ public final class IoChain {
                 decision = fragments.decision(srcHi, srcLo, dstHi, dstLo,
                         FragmentTable.datagram(m.fragmentId(), FlowKey.proto(l4), ipVersion), nowMillis);
                 if (decision == FragmentTable.MISSING) {
-                    return drop(DropReason.FRAGMENT_WITHOUT_FIRST, 0);
+                    return drop(DropReason.FRAGMENT_WITHOUT_FIRST, 0, probe);
                 }
             } else {
                 decision = firewall(m, t, srcHi, srcLo, dstHi, dstLo, l4, FlowKey.tcpFlags(d, key), outPort,
-                        nowMillis);
-                if ((flags & FlowKey.FLAG_FRAGMENT) != 0) {
+                        nowMillis, probe);
+                if ((flags & FlowKey.FLAG_FRAGMENT) != 0 && !probe) {
                     fragments.record(srcHi, srcLo, dstHi, dstLo,
                             FragmentTable.datagram(m.fragmentId(), FlowKey.proto(l4), ipVersion), decision, nowMillis);
                 }
             }
             ruleId = (int) decision;
             if ((decision >>> 32) != 0) {
-                return drop(DropReason.of((int) (decision >>> 32) - 1), ruleId);
+                return drop(DropReason.of((int) (decision >>> 32) - 1), ruleId, probe);
             }
         }
         record(scratch, d, m, STAGE_FIREWALL, ruleId);
@@ -109,11 +149,11 @@ public final class IoChain {
         if (routed) {
             int route = ipVersion == 0 ? -1 : t.route(ipVersion, dstHi, dstLo);
             if (route < 0) {
-                return drop(DropReason.NO_ROUTE, ruleId);
+                return drop(DropReason.NO_ROUTE, ruleId, probe);
             }
             outPort = t.routePort(route);
             if (outPort == inPort && !t.isUplink(inPort)) {
-                return drop(DropReason.HAIRPIN, ruleId);
+                return drop(DropReason.HAIRPIN, ruleId, probe);
             }
             srcMac = t.routerMac();
             nextHop = t.routeNextHop(route);
@@ -136,8 +176,8 @@ public final class IoChain {
         } else {
             vlanOp = (outerTag & 0xFFF) == egressVlan ? VlanOp.NONE : VlanOp.SET;
         }
-        return actions.intern(outPort, vlanOp, vlanOp.setsVid() ? egressVlan : 0, routed, srcMac, nextHop, routed,
-                -1, ruleId);
+        return decide(outPort, vlanOp, vlanOp.setsVid() ? egressVlan : 0, routed, srcMac, nextHop, -1, ruleId,
+                probe);
     }
 
     /**
@@ -145,15 +185,19 @@ public final class IoChain {
      * {@code (drop reason + 1) << 32} when it drops. A live connection lets the packet through (after a rule
      * change, once re-checked in its initiator's direction); else the rules decide in the packet's direction, and
      * a packet they allow starts a connection. A drop never removes a connection: a reply the rules would drop
-     * still passes while its connection lives.
+     * still passes while its connection lives. A probe reads the connection table and changes nothing.
      */
     private static long firewall(Mbuf m, ForwardingTables t, long srcHi, long srcLo, long dstHi, long dstLo, long l4,
-            int tcpFlags, int outPort, int nowMillis) {
+            int tcpFlags, int outPort, int nowMillis, boolean probe) {
         ConnectionTable ct = t.connections();
         RuleSet rules = t.rules();
-        long found = ct.find(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, rules, t.policyVersion());
+        long found = probe
+                ? ct.peek(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, rules, t.policyVersion())
+                : ct.find(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, rules, t.policyVersion());
         if (found != ConnectionTable.NOT_FOUND) {
-            m.connection((int) found);
+            if (!probe) {
+                m.connection((int) found);
+            }
             return found >>> 32;
         }
         int rule = rules.match(srcHi, srcLo, dstHi, dstLo, l4, outPort);
@@ -162,6 +206,9 @@ public final class IoChain {
         if (verdict != Verdict.ALLOW) {
             return dropDecision(verdict == Verdict.DROP ? DropReason.FIREWALL_DROP : DropReason.FIREWALL_REJECT,
                     ruleId);
+        }
+        if (probe) {
+            return ruleId & 0xFFFF_FFFFL;
         }
         long connection = ct.insert(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, t.policyVersion(), ruleId,
                 FlowKey.inPort(l4), outPort);
@@ -176,8 +223,25 @@ public final class IoChain {
         return ((long) (reason.ordinal() + 1) << 32) | (ruleId & 0xFFFF_FFFFL);
     }
 
-    private int drop(DropReason reason, int ruleId) {
-        return actions.intern(-1, VlanOp.NONE, 0, false, 0, 0, false, reason.ordinal(), ruleId);
+    private int drop(DropReason reason, int ruleId, boolean probe) {
+        return decide(-1, VlanOp.NONE, 0, false, 0, 0, reason.ordinal(), ruleId, probe);
+    }
+
+    /** Interns the decision (a routed frame gets its MACs rewritten and its TTL decremented), or keeps a probe's. */
+    private int decide(int outPort, VlanOp vlanOp, int vlan, boolean routed, long srcMac, long dstMac,
+            int dropReason, int ruleId, boolean probe) {
+        if (!probe) {
+            return actions.intern(outPort, vlanOp, vlan, routed, srcMac, dstMac, routed, dropReason, ruleId);
+        }
+        probedOutPort = outPort;
+        probedVlanOp = vlanOp;
+        probedVlan = vlan;
+        probedRouted = routed;
+        probedSrcMac = routed ? srcMac : 0;
+        probedDstMac = routed ? dstMac : 0;
+        probedDropReason = dropReason;
+        probedRuleId = ruleId;
+        return PROBED;
     }
 
     private static void record(boolean scratch, MemorySegment d, Mbuf m, int stage, int verdict) {

@@ -4,6 +4,8 @@ import io.edp.engine.fastpath.FlowCache;
 import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.packet.FlowKey;
 import io.edp.engine.slowpath.ActionTable;
+import io.edp.engine.slowpath.IoChain;
+import io.edp.engine.verifier.FlowVerifier;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -24,14 +26,19 @@ final class FastPath {
     private final ActionTable actions;
     private final long[] cacheCounters;
     private final long seed;
+    /** Re-decides a sampled hit through the slow path, side-effect free, and counts a mismatch. */
+    private final FlowVerifier verifier;
+    private final IoChain ioChain;
     private FlowCache cache;
     /** Why the last {@link #lookup} missed: {@link FlowCache#MISS}, {@link FlowCache#STALE} or {@link #UNCACHEABLE}. */
     private int missed;
     /** The flow hash of the packet the last {@link #lookup} missed, read before the miss path runs. */
     private int missedHash;
 
-    FastPath(ActionTable actions, long[] cacheCounters, long seed) {
+    FastPath(ActionTable actions, long[] cacheCounters, long seed, FlowVerifier verifier, IoChain ioChain) {
         this.actions = actions;
+        this.verifier = verifier;
+        this.ioChain = ioChain;
         this.cacheCounters = cacheCounters;
         this.seed = seed;
     }
@@ -99,7 +106,9 @@ final class FastPath {
             if (connection != FlowCache.NO_CONNECTION) {
                 g.tables().connections().touch(connection, nowMillis); // the hit keeps its connection alive
             }
-            return c.actionIndex(slot);
+            int actionIndex = c.actionIndex(slot);
+            verifier.onHit(m, g, nowMillis, ioChain, actions.get(actionIndex));
+            return actionIndex;
         }
         cacheCounters[FlowCache.SLOW_PATH]++;
         missed = slot;

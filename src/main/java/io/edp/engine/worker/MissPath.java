@@ -1,7 +1,6 @@
 package io.edp.engine.worker;
 
 import io.edp.engine.mbuf.Mbuf;
-import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.IoChain;
 
 /**
@@ -15,8 +14,8 @@ final class MissPath {
     private final FastPath fastPath;
     private final long[] workerCounters;
 
-    MissPath(ActionTable actions, FastPath fastPath, long[] workerCounters) {
-        this.ioChain = new IoChain(actions);
+    MissPath(IoChain ioChain, FastPath fastPath, long[] workerCounters) {
+        this.ioChain = ioChain;
         this.fastPath = fastPath;
         this.workerCounters = workerCounters;
     }

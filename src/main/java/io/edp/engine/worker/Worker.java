@@ -9,7 +9,9 @@ import io.edp.engine.packet.DropReason;
 import io.edp.engine.reject.RejectReplies;
 import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.FragmentTable;
+import io.edp.engine.slowpath.IoChain;
 import io.edp.engine.time.Clock;
+import io.edp.engine.verifier.FlowVerifier;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
@@ -76,6 +78,7 @@ public final class Worker implements Runnable {
     private final BusySpinIdleStrategy busySpin = new BusySpinIdleStrategy();
     private final BackoffIdleStrategy backoff = BackoffIdleStrategy.standard();
     private final WorkerFaults faults;
+    private final FlowVerifier verifier;
     private final long startedNanos;
 
     private RxQueue[] queues = new RxQueue[0];
@@ -103,10 +106,13 @@ public final class Worker implements Runnable {
         this.faults = new WorkerFaults(id, counters.values(), EXCEPTIONS);
         this.rejectReplies = new RejectReplies(pool);
         this.startedNanos = clock.nanoTime();
+        this.verifier = new FlowVerifier(id);
         Mbuf mbuf = new Mbuf(pool);
-        this.fastPath = new FastPath(actions, flowCacheCounters.values(), 0x9E3779B97F4A7C15L * (id + 1));
+        IoChain ioChain = new IoChain(actions);
+        this.fastPath = new FastPath(actions, flowCacheCounters.values(), 0x9E3779B97F4A7C15L * (id + 1), verifier,
+                ioChain);
         this.pipeline = new BurstPipeline(clock, mbufs, mbuf, fastPath,
-                new MissPath(actions, fastPath, counters.values()), actions, rejectReplies,
+                new MissPath(ioChain, fastPath, counters.values()), actions, rejectReplies,
                 new Transmit(id, mbufs, mbuf, counters.values(), portCounters.values(), drops.values()),
                 counters.values(), drops.values());
     }
@@ -143,6 +149,11 @@ public final class Worker implements Runnable {
     /** Replies to rejected packets: sent, held back by the rate limit, without a buffer ({@link RejectReplies}). */
     public Counters rejectReplyCounters() {
         return rejectReplies.counters();
+    }
+
+    /** The live verifier: its checks, mismatches and last mismatches. */
+    public FlowVerifier verifier() {
+        return verifier;
     }
 
     /** TX packets of port p at {@code 2p}, bytes at {@code 2p + 1}. */

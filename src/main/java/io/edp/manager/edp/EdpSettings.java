@@ -39,6 +39,9 @@ public record EdpSettings(
         @Min(1) @Max(86_400) Integer flowExpiryMinSeconds,
         @Schema(example = "150")
         @Min(1) @Max(86_400) Integer flowExpiryMaxSeconds,
+        @Schema(description = "Live verifier: one fast-path hit in N is re-evaluated by the slow path (without side "
+                + "effects) and compared with the cached action; 0 = off", example = "0")
+        @Min(0) @Max(1_000_000) Integer verifierSampleRate,
         @Schema(description = "Thread Load Balancer on or off", example = "true")
         Boolean tlbEnabled,
         @Schema(description = "TLB period in seconds", example = "4")
@@ -54,18 +57,20 @@ public record EdpSettings(
         Boolean telemetryIpfix) {
 
     /** The seed's defaults; workersPerNumaNode stays null: it depends on the host's NICs. */
-    public static final EdpSettings DEFAULTS = new EdpSettings(Mode.LEGACY.name(), null, 131_072, 90, 150, true, 4, 70,
-            25, false, false);
+    public static final EdpSettings DEFAULTS = new EdpSettings(Mode.LEGACY.name(), null, 131_072, 90, 150, 0, true, 4,
+            70, 25, false, false);
 
     /** The engine's names of the settings ({@link ConfigRules}) and the API's. */
     private static final Map<String, String> API_FIELDS = Map.of(
             "flowCache.capacity", "flowCacheSize",
             "flowCache.minExpiry", "flowExpiryMinSeconds",
+            "flowCache.verifierSampleRate", "verifierSampleRate",
             "tlb.interval", "tlbIntervalSeconds",
             "tlb.threshold", "tlbThresholdPercent",
             "tlb.improvementThreshold", "tlbImprovementPercent");
 
-    static final EdpSettings NONE = new EdpSettings(null, null, null, null, null, null, null, null, null, null, null);
+    static final EdpSettings NONE = new EdpSettings(null, null, null, null, null, null, null, null, null, null, null,
+            null);
 
     /** These settings where set, {@code base}'s elsewhere. */
     public EdpSettings over(EdpSettings base) {
@@ -75,6 +80,7 @@ public record EdpSettings(
                 flowCacheSize != null ? flowCacheSize : base.flowCacheSize,
                 flowExpiryMinSeconds != null ? flowExpiryMinSeconds : base.flowExpiryMinSeconds,
                 flowExpiryMaxSeconds != null ? flowExpiryMaxSeconds : base.flowExpiryMaxSeconds,
+                verifierSampleRate != null ? verifierSampleRate : base.verifierSampleRate,
                 tlbEnabled != null ? tlbEnabled : base.tlbEnabled,
                 tlbIntervalSeconds != null ? tlbIntervalSeconds : base.tlbIntervalSeconds,
                 tlbThresholdPercent != null ? tlbThresholdPercent : base.tlbThresholdPercent,
@@ -91,7 +97,7 @@ public record EdpSettings(
     /** The flow cache as the engine takes it; only call on effective settings. */
     public FlowCacheConfig flowCacheConfig() {
         return new FlowCacheConfig(flowCacheSize, Duration.ofSeconds(flowExpiryMinSeconds),
-                Duration.ofSeconds(flowExpiryMaxSeconds));
+                Duration.ofSeconds(flowExpiryMaxSeconds), verifierSampleRate);
     }
 
     /** The TLB as the engine takes it (quiet time after moves and history: the engine's defaults); effective only. */
@@ -124,7 +130,7 @@ public record EdpSettings(
             throw new InvalidRequestException(problems);
         }
         return new EdpSettings(canonicalMode, workersPerNumaNode == null ? null : new TreeMap<>(workersPerNumaNode),
-                flowCacheSize, flowExpiryMinSeconds, flowExpiryMaxSeconds, tlbEnabled, tlbIntervalSeconds,
+                flowCacheSize, flowExpiryMinSeconds, flowExpiryMaxSeconds, verifierSampleRate, tlbEnabled, tlbIntervalSeconds,
                 tlbThresholdPercent, tlbImprovementPercent, telemetryDfwLogging, telemetryIpfix);
     }
 
@@ -140,6 +146,9 @@ public record EdpSettings(
         if (flowExpiryMinSeconds != null && flowExpiryMaxSeconds != null) {
             violations.addAll(ConfigRules.expiryWindow(Duration.ofSeconds(flowExpiryMinSeconds),
                     Duration.ofSeconds(flowExpiryMaxSeconds)));
+        }
+        if (verifierSampleRate != null) {
+            violations.addAll(ConfigRules.verifierSampleRate(verifierSampleRate));
         }
         // the TLB rules are one per field: a field left out is checked as its (valid) default
         var tlb = over(DEFAULTS);

@@ -83,6 +83,10 @@ class EngineMetrics {
                     s -> s.workers().get(worker).flowCache().evictions());
             counter(ids, "edp.flowcache.expirations", "Flow-cache expirations", tags, snapshots,
                     s -> s.workers().get(worker).flowCache().expirations());
+            counter(ids, "edp.verifier.checks", "Fast-path hits the live verifier re-evaluated", tags, snapshots,
+                    s -> s.workers().get(worker).flowCache().verifierChecks());
+            counter(ids, "edp.verifier.mismatches", "Fast-path hits the slow path would have decided differently",
+                    tags, snapshots, s -> s.workers().get(worker).flowCache().verifierMismatches());
             counter(ids, "edp.worker.rx.packets", "Packets received by the worker", tags, snapshots,
                     s -> s.workers().get(worker).rxPackets());
             counter(ids, "edp.worker.tx.packets", "Packets transmitted by the worker", tags, snapshots,

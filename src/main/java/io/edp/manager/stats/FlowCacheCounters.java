@@ -20,7 +20,11 @@ record FlowCacheCounters(
         @Schema(example = "131072") long capacity,
         @Schema(description = "entries / capacity, in percent (rounded down)", example = "7") int occupancyPercent,
         @Schema(description = "NSX occupancy bucket: the highest of 0, 25, 50, 75, 90, 95 % reached", example = "0")
-        int occupancyBucket) {
+        int occupancyBucket,
+        @Schema(description = "Fast-path hits the live verifier re-evaluated through the slow path "
+                + "(verifierSampleRate)", example = "9990") long verifierChecks,
+        @Schema(description = "Checked hits whose cached action differs from the slow path's (see /stats/verifier)",
+                example = "0") long verifierMismatches) {
 
     static final int[] BUCKETS = {0, 25, 50, 75, 90, 95};
 
@@ -28,7 +32,7 @@ record FlowCacheCounters(
         int percent = c.capacity() == 0 ? 0 : (int) (c.entries() * 100 / c.capacity());
         return new FlowCacheCounters(c.hits(), c.misses(), c.slowPath(), c.insertions(), c.insertionFailures(),
                 c.evictions(), c.expirations(), c.revalidations(), c.entries(), c.capacity(), percent,
-                bucket(percent));
+                bucket(percent), c.verifierChecks(), c.verifierMismatches());
     }
 
     static int bucket(int percent) {

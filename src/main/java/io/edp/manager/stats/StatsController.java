@@ -84,6 +84,14 @@ class StatsController {
         return TlbReport.of(stats.takenAt(), stats.tlb());
     }
 
+    @GetMapping("/verifier")
+    @Operation(operationId = "getVerifierStats", summary = "Live verifier: checks, mismatches, the last mismatches",
+            description = "With verifierSampleRate N > 0 one fast-path hit in N is re-evaluated through the slow "
+                    + "path without side effects; a mismatch lists the flow, the cached action and the slow path's.")
+    VerifierReport verifier(@PathVariable UUID hostId) {
+        return VerifierReport.of(engines.require(hostId).stats());
+    }
+
     @GetMapping("/nic-queues")
     @Operation(operationId = "getNicQueueStats", summary = "Ports and their RX queues: load and owning worker")
     NicQueueReport nicQueues(@PathVariable UUID hostId) {

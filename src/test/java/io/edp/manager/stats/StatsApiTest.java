@@ -13,31 +13,15 @@ import com.jayway.jsonpath.JsonPath;
 import io.edp.manager.ManagerTest;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.ResultActions;
 
 class StatsApiTest extends ManagerTest {
 
     @Test
     void topFlowsTlbFlushAndPrometheusFollowTheHostsEngine() throws Exception {
-        var hostId = createHost("esx-metrics");
-        create("/api/v1/hosts/" + hostId + "/pnics", """
-                {"name": "vmnic0", "numaNode": 0, "speedMbps": 25000, "rxQueues": 1, "rss": false,
-                 "driver": {"kind": "loopback"}}""");
-        var vm = createVm(hostId, "web");
-        create("/api/v1/hosts/" + hostId + "/vms/" + vm + "/vnics", """
-                {"mac": "00:50:56:aa:bb:01", "vlan": 0, "adapterType": "VMXNET3", "rxQueues": 1}""");
-        mvc.perform(put("/api/v1/hosts/" + hostId + "/edp").with(operator()).contentType(MediaType.APPLICATION_JSON)
-                .content("{\"settings\": {\"mode\": \"EDP_STANDARD\"}}")).andExpect(status().isOk());
-        await("the fast path to run", () -> body("/api/v1/hosts/" + hostId + "/stats/flow-cache"),
-                flowCache -> flowCache.contains("\"mode\":\"EDP_STANDARD\""));
-
-        mvc.perform(post("/api/v1/hosts/" + hostId + "/traffic").with(operator())
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .content("""
-                                {"nic": "vmnic0", "flows": 100, "packets": 10000,
-                                 "destinationMac": "00:50:56:aa:bb:01"}"""))
-                .andExpect(status().isCreated());
-        await("10,000 frames at the VM", () -> JsonPath.<Integer>read(
-                body("/api/v1/hosts/" + hostId + "/traffic"), "$.received"), received -> received == 10_000);
+        var hostId = hostWithAVm("esx-metrics");
+        putEdp(hostId, "{\"settings\": {\"mode\": \"EDP_STANDARD\"}}").andExpect(status().isOk());
+        sendTenThousandFramesToTheVm(hostId);
 
         mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/flows?size=5").with(viewer()))
                 .andExpect(jsonPath("$.items.length()").value(5))
@@ -70,6 +54,70 @@ class StatsApiTest extends ManagerTest {
                 metrics -> !metrics.contains(hostId.toString()));
         mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/threads").with(viewer()))
                 .andExpect(status().isNotFound());
+    }
+
+    @Test
+    void theVerifierSettingIsInheritedCheckedAndItsCountsReported() throws Exception {
+        var hostId = hostWithAVm("esx-verified");
+        created("/api/v1/edp-profiles", "{\"name\": \"verified\", \"settings\": {\"verifierSampleRate\": 1}}");
+        putEdp(hostId, "{\"settings\": {\"mode\": \"EDP_STANDARD\", \"verifierSampleRate\": 1000001}}")
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.errors[0].field").value("settings.verifierSampleRate"));
+        putEdp(hostId, "{\"settings\": {\"mode\": \"EDP_STANDARD\", \"verifierSampleRate\": -1}}")
+                .andExpect(status().isBadRequest());
+        putEdp(hostId, "{\"profile\": \"verified\", \"settings\": {\"mode\": \"EDP_STANDARD\"}}")
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.effective.verifierSampleRate").value(1));
+        sendTenThousandFramesToTheVm(hostId);
+
+        // 100 flows: 100 misses, 9,900 hits, each one checked (one in 1), none found wrong
+        mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/flow-cache").with(viewer()))
+                .andExpect(jsonPath("$.workers[0].counters.verifierChecks").value(9900))
+                .andExpect(jsonPath("$.workers[0].counters.verifierMismatches").value(0))
+                .andExpect(jsonPath("$.total.verifierChecks").value(9900));
+        mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/verifier").with(viewer()))
+                .andExpect(jsonPath("$.checks").value(9900))
+                .andExpect(jsonPath("$.mismatches").value(0))
+                .andExpect(jsonPath("$.lastMismatches.length()").value(0));
+        var prometheus = body("/actuator/prometheus");
+        var labels = "\\{host=\"esx-verified\",host_id=\"" + hostId + "\",worker=\"0\"}";
+        assertThat(prometheus).containsPattern("edp_verifier_checks_total" + labels + " 9900")
+                .containsPattern("edp_verifier_mismatches_total" + labels + " 0");
+
+        putEdp(hostId, "{\"profile\": \"verified\", \"settings\": {\"mode\": \"EDP_STANDARD\", "
+                + "\"verifierSampleRate\": 0}}")
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.effective.verifierSampleRate").value(0));
+    }
+
+    private String hostWithAVm(String name) throws Exception {
+        var hostId = createHost(name);
+        create("/api/v1/hosts/" + hostId + "/pnics", """
+                {"name": "vmnic0", "numaNode": 0, "speedMbps": 25000, "rxQueues": 1, "rss": false,
+                 "driver": {"kind": "loopback"}}""");
+        var vm = createVm(hostId, "web");
+        create("/api/v1/hosts/" + hostId + "/vms/" + vm + "/vnics", """
+                {"mac": "00:50:56:aa:bb:01", "vlan": 0, "adapterType": "VMXNET3", "rxQueues": 1}""");
+        return hostId.toString();
+    }
+
+    private ResultActions putEdp(String hostId, String json) throws Exception {
+        return mvc.perform(put("/api/v1/hosts/" + hostId + "/edp").with(operator())
+                .contentType(MediaType.APPLICATION_JSON).content(json));
+    }
+
+    /** 100 flows of 100 frames from the uplink to the VM, once the fast path runs. */
+    private void sendTenThousandFramesToTheVm(String hostId) throws Exception {
+        await("the fast path to run", () -> body("/api/v1/hosts/" + hostId + "/stats/flow-cache"),
+                flowCache -> flowCache.contains("\"mode\":\"EDP_STANDARD\""));
+        mvc.perform(post("/api/v1/hosts/" + hostId + "/traffic").with(operator())
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("""
+                                {"nic": "vmnic0", "flows": 100, "packets": 10000,
+                                 "destinationMac": "00:50:56:aa:bb:01"}"""))
+                .andExpect(status().isCreated());
+        await("10,000 frames at the VM", () -> JsonPath.<Integer>read(
+                body("/api/v1/hosts/" + hostId + "/traffic"), "$.received"), received -> received == 10_000);
     }
 
     private String body(String path) throws Exception {
