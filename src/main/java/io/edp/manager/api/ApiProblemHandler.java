@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 import java.util.List;
+import java.util.function.Predicate;
 
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -168,7 +169,7 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        if (causedBy(e, RequestBodyTooLargeException.class) instanceof RequestBodyTooLargeException tooLarge) {
+        if (firstCause(e, RequestBodyTooLargeException.class::isInstance) instanceof RequestBodyTooLargeException tooLarge) {
             return handleExceptionInternal(e, tooLarge(tooLarge).getBody(), headers, HttpStatus.CONTENT_TOO_LARGE,
                     request);
         }
@@ -193,21 +194,16 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
      * running when the database went away fails its rollback with this).
      */
     private static SQLException databaseUnreachable(Throwable e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof SQLTransientConnectionException || cause instanceof SQLNonTransientConnectionException) {
-                return (SQLException) cause;
-            }
-            if (cause instanceof SQLException sql && (connectionState(sql.getSQLState())
-                    || HIKARI_CLOSED_CONNECTION.equals(sql.getMessage()))) {
-                return sql;
-            }
-        }
-        return null;
+        return (SQLException) firstCause(e, cause -> cause instanceof SQLTransientConnectionException
+                || cause instanceof SQLNonTransientConnectionException
+                || cause instanceof SQLException sql && (connectionState(sql.getSQLState())
+                        || HIKARI_CLOSED_CONNECTION.equals(sql.getMessage())));
     }
 
-    private static Throwable causedBy(Throwable error, Class<? extends Throwable> type) {
+    /** The first of {@code error} and its causes that {@code wanted} accepts, or null. */
+    private static Throwable firstCause(Throwable error, Predicate<Throwable> wanted) {
         for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (type.isInstance(t)) {
+            if (wanted.test(t)) {
                 return t;
             }
         }
