@@ -58,11 +58,14 @@ final class RejectReply {
         if ((data.get(BYTE, frame) & 1) != 0) {
             return NONE; // group destination MAC
         }
+        if ((FlowKey.flags(m.descriptors(), m.flowKeyAddress()) & FlowKey.FLAG_LATER_FRAGMENT) != 0) {
+            return NONE; // the first fragment of its datagram is answered
+        }
         switch (FlowKey.ipVersion(l4Word)) {
             case 4 -> {
                 int src = data.get(U32, l3 + 12);
                 int dst = data.get(U32, l3 + 16);
-                if ((data.get(U16, l3 + 6) & 0x1FFF) != 0 || src == 0 || isGroup4(src) || isGroup4(dst)) {
+                if (src == 0 || isGroup4(src) || isGroup4(dst)) {
                     return NONE;
                 }
                 if (proto == FlowKey.PROTO_ICMP && (type == 3 || type == 4 || type == 5 || type == 11 || type == 12)) {
@@ -76,10 +79,6 @@ final class RejectReply {
                 }
                 if (proto == FlowKey.PROTO_ICMPV6 && (type < 128 || type == 137)) {
                     return NONE; // errors and redirects
-                }
-                boolean transport = proto == FlowKey.PROTO_TCP || proto == FlowKey.PROTO_UDP;
-                if (transport && FlowKey.srcPort(l4Word) == 0 && FlowKey.dstPort(l4Word) == 0) {
-                    return NONE; // a later fragment (keyed with ports 0): its first fragment is answered
                 }
             }
             default -> {
