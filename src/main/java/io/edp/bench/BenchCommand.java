@@ -11,7 +11,8 @@ public final class BenchCommand {
 
     private static final String USAGE = "usage: bench engine [--quick] [--rounds=N] [--cases=ID,...]"
             + " | bench tlb [--hot-pps=N] [--cold-pps=N]"
-            + " | bench afpacket [--seconds N] [--mode MODE] [--drivers-only] | bench push";
+            + " | bench afpacket [--seconds N] [--mode MODE] [--drivers-only] [--peer ovs [--rounds N]]"
+            + " [--frames 64,1518] [--flows 1,10000] | bench push";
 
     public static int run(String[] args) {
         return run(args, System.out, System.err);

@@ -6,6 +6,9 @@ import io.edp.engine.mbuf.MbufPool;
 import io.edp.engine.nic.NicDriver;
 import io.edp.engine.nic.afpacket.AfPacketConfig;
 import io.edp.engine.nic.afpacket.AfPacketDriver;
+import io.edp.engine.numa.CpuAffinity;
+import io.edp.engine.numa.CpuSet;
+import java.util.OptionalLong;
 
 /**
  * The AF_PACKET drivers alone, without the engine: one thread moves every frame from the ingress port's RX
@@ -19,13 +22,17 @@ final class DriverLoopForwarder implements AfPacketBench.Forwarder {
     private final Thread thread;
     private volatile boolean running = true;
 
-    DriverLoopForwarder(String ingressName, String egressName) {
+    /** The loop between {@code ingressName} and {@code egressName}, its thread on {@code cpu} (-1: anywhere). */
+    DriverLoopForwarder(String ingressName, String egressName, int cpu) {
         ingress = AfPacketDriver.open(AfPacketConfig.of(ingressName, 1), 0, pool);
         egress = AfPacketDriver.open(AfPacketConfig.of(egressName, 1), 1, pool);
-        thread = Thread.ofPlatform().name("driver-loop").start(this::forward);
+        thread = Thread.ofPlatform().name("driver-loop").start(() -> forward(cpu));
     }
 
-    private void forward() {
+    private void forward(int cpu) {
+        if (cpu >= 0) {
+            CpuAffinity.pinCurrentThread(CpuSet.of(cpu));
+        }
         MbufCache cache = new MbufCache(pool);
         int[] burst = new int[NicDriver.MAX_BURST];
         while (running) {
@@ -40,8 +47,8 @@ final class DriverLoopForwarder implements AfPacketBench.Forwarder {
     }
 
     @Override
-    public long dropped() {
-        return ingress.rxRingDrops() + egress.txDropped(0);
+    public OptionalLong dropped() {
+        return OptionalLong.of(ingress.rxRingDrops() + egress.txDropped(0));
     }
 
     @Override

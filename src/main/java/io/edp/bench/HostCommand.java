@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Runs a host tool (ip, trafgen, tshark, tcpdump) for a benchmark or a test and returns its standard output. */
@@ -17,10 +18,17 @@ public final class HostCommand {
 
     /** Standard output of {@code command}; fails with its standard error when it exits non-zero or hangs. */
     public static String run(String... command) {
+        return run(Map.of(), command);
+    }
+
+    /** As {@link #run(String...)}, with {@code environment} added to this process's environment. */
+    public static String run(Map<String, String> environment, String... command) {
         Path errors = null;
         try {
             errors = Files.createTempFile("edp-command-", ".err");
-            Process process = new ProcessBuilder(command).redirectError(errors.toFile()).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectError(errors.toFile());
+            builder.environment().putAll(environment);
+            Process process = builder.start();
             byte[] output = process.getInputStream().readAllBytes();
             if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
                 process.destroyForcibly();

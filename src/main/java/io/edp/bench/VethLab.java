@@ -20,17 +20,28 @@ import java.util.concurrent.TimeUnit;
 public final class VethLab implements AutoCloseable {
 
     private final String id = Integer.toHexString(ThreadLocalRandom.current().nextInt(0x100000, 0xffffff));
+    private final String prefix;
     private final List<String> namespaces = new ArrayList<>();
     private final List<String> rootLinks = new ArrayList<>();
     private final Set<Path> files = new HashSet<>();
+
+    /** A lab whose namespaces are named {@code edp-<role>-<id>}. */
+    public VethLab() {
+        this("edp");
+    }
+
+    /** A lab whose namespaces are named {@code <prefix>-<role>-<id>}. */
+    public VethLab(String prefix) {
+        this.prefix = prefix;
+    }
 
     public String id() {
         return id;
     }
 
-    /** Creates namespace {@code edp-<role>-<id>} and returns its name. */
+    /** Creates namespace {@code <prefix>-<role>-<id>} and returns its name. */
     public String namespace(String role) {
-        String name = "edp-" + role + "-" + id;
+        String name = prefix + "-" + role + "-" + id;
         HostCommand.run("ip", "netns", "add", name);
         namespaces.add(name);
         HostCommand.run("ip", "netns", "exec", name, "ip", "link", "set", "lo", "up");

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A bench that lacks what it needs says so in one line and exits non-zero, before it prints any row. bench tlb
+ * A bench that lacks what it needs says so in one line and exits non-zero, before it prints any row (bench
+ * afpacket with {@code --peer ovs} needs Open vSwitch too). bench tlb
  * and bench push need no host tool (the loopback NIC and the embedded PostgreSQL are in the jar); bench engine
  * needs the command line of its own JVM, to fork it.
  */
@@ -40,6 +41,27 @@ class MissingToolTest {
         assertThat(outcome.exitCode()).isEqualTo(1);
         assertThat(outcome.output().lines()).hasSize(1);
         assertThat(outcome.output()).startsWith("bench afpacket: not found on PATH: ip, sysctl, trafgen, setsid, kill");
+    }
+
+    @Test
+    void afpacketPeerOvsWithoutOpenVswitchNamesItsToolsAndTheDebianPackage() throws Exception {
+        for (String tool : List.of("ip", "sysctl", "trafgen", "setsid", "kill", "taskset")) {
+            Files.createSymbolicLink(bin.resolve(tool), locate(tool));
+        }
+        Outcome outcome = bench(bin, "afpacket", "--peer", "ovs");
+        assertThat(outcome.exitCode()).isEqualTo(1);
+        assertThat(outcome.output()).isEqualTo("bench afpacket: not found on PATH: ovsdb-tool, ovsdb-server, "
+                + "ovs-vswitchd, ovs-vsctl, ovs-ofctl, ovs-appctl (Debian: sudo apt-get install -y iproute2 netsniff-ng "
+                + "procps util-linux openvswitch-switch)");
+    }
+
+    @Test
+    void afpacketPeerOvsOnAnEmptyPathNamesTrafgenAndOpenVswitchInOneLine() throws Exception {
+        Outcome outcome = bench(bin, "afpacket", "--peer", "ovs", "--rounds", "5");
+        assertThat(outcome.exitCode()).isEqualTo(1);
+        assertThat(outcome.output().lines()).singleElement().asString()
+                .startsWith("bench afpacket: not found on PATH: ip, sysctl, trafgen, setsid, kill, ovsdb-tool,")
+                .endsWith("netsniff-ng procps util-linux openvswitch-switch)");
     }
 
     @Test
