@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -149,6 +150,10 @@ public final class AfPacketBench {
             if (ovs && driversOnly) {
                 throw new IllegalArgumentException("--peer ovs compares both pipelines itself, without --drivers-only");
             }
+            if (!ovs && rounds > 1) {
+                throw new IllegalArgumentException("--rounds needs --peer ovs");
+            }
+            // sizes and flow counts trafgen cannot send fail here, before any namespace is made
             frames.forEach(frameBytes -> new TrafgenProfile(1, frameBytes, 0));
             flows.forEach(count -> new TrafgenProfile(count, 64, 0));
         } catch (RuntimeException e) {
@@ -318,7 +323,7 @@ public final class AfPacketBench {
     }
 
     private static List<Integer> numbers(String list) {
-        return java.util.Arrays.stream(list.split(",")).map(Integer::valueOf).toList();
+        return Arrays.stream(list.split(",")).map(Integer::valueOf).toList();
     }
 
     private Result measure(VethLab lab, VethLab.ForwardingPath path, Side side, TrafgenProfile profile, String rate) {

@@ -15,6 +15,10 @@ class BenchCommandTest {
         assertThat(BenchCommand.run(new String[] {"engine", "--fast"})).isEqualTo(2);
         assertThat(BenchCommand.run(new String[] {"engine", "--rounds=0"})).isEqualTo(2);
         assertThat(BenchCommand.run(new String[] {"engine", "--cases=legacy-64,warp"})).isEqualTo(2);
+        assertThat(BenchCommand.run(new String[] {"afpacket", "--peer", "vpp"})).isEqualTo(2);
+        assertThat(BenchCommand.run(new String[] {"afpacket", "--peer", "ovs", "--drivers-only"})).isEqualTo(2);
+        assertThat(BenchCommand.run(new String[] {"afpacket", "--rounds", "3"})).isEqualTo(2);
+        assertThat(BenchCommand.run(new String[] {"afpacket", "--frames", "32"})).isEqualTo(2);
     }
 
     @Test
