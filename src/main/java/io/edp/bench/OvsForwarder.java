@@ -29,7 +29,9 @@ final class OvsForwarder implements AfPacketBench.Forwarder {
     /** What Open vSwitch needs besides the tools every {@code bench afpacket} needs. */
     static final String[] TOOLS = {"ovsdb-tool", "ovsdb-server", "ovs-vswitchd", "ovs-vsctl", "ovs-ofctl",
         "ovs-appctl", "taskset"};
-    private static final Path SCHEMA = Path.of("/usr/share/openvswitch/vswitch.ovsschema");
+    /** The database schema, where Open vSwitch's own scripts look for it. */
+    private static final Path SCHEMA = Path.of(System.getenv().getOrDefault("OVS_PKGDATADIR", "/usr/share/openvswitch"),
+            "vswitch.ovsschema");
     private static final int INGRESS_PORT = 1;
     private static final int EGRESS_PORT = 2;
 
