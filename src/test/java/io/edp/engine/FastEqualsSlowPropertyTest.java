@@ -271,6 +271,24 @@ class FastEqualsSlowPropertyTest {
         }
     }
 
+    // (5) a connection restarted by the other side keeps the rule its cached directions were installed with
+
+    @Example
+    void aConnectionRestartedByItsResponderIsAttributedAsItsCachedPackets() {
+        // rule 1 lets A open connections; nothing matches B's direction, which the default then allows
+        EngineConfig config = ModelNetwork.config(Mode.EDP_STANDARD, List.of(0), ModelNetwork.INITIAL_ROUTES,
+                ModelNetwork.CACHE_SETTINGS.get(1));
+        try (SequenceRun run = new SequenceRun(config, List.of(new Flow(Protocol.TCP, Pair.A_B, false, 0)))) {
+            // A's handshake and data (its ACKs cached under rule 1), a reset, then B's SYN on the closed connection
+            run.run(List.of(send(0, false, 1), send(0, true, 2), send(0, false, 0), send(0, false, 0),
+                    send(0, false, 4), send(0, true, 1), send(0, false, 0), send(0, true, 0), send(0, true, 0)));
+            EngineStats stats = run.engines().underTest().stats();
+            assertThat(stats.flowCache().verifierChecks()).as("fast-path hits verified").isPositive();
+            assertThat(stats.flowCache().verifierMismatches()).as("live verifier mismatches: %s",
+                    stats.verifierMismatches()).isZero();
+        }
+    }
+
     private static Send send(int flow, boolean reply, int kind) {
         return new Send(flow, reply, kind, Tagging.LINK, 64);
     }

@@ -167,9 +167,12 @@ public final class ConnectionTable {
     }
 
     /**
-     * Records a connection the rules allowed the packet to start (or restarts one, for a SYN on a closed
-     * connection); returns its reference or {@link #FULL}. {@code inPort} and {@code outPort} (-1 when routed) are
-     * the packet's, kept for re-checking the connection in its initiator's direction.
+     * Records a connection the rules allowed the packet to start under {@code ruleId} (or restarts one, for a SYN
+     * on a closed connection); returns {@code ruleId << 32 | reference} like {@link #find}, or {@link #FULL}.
+     * {@code inPort} and {@code outPort} (-1 when routed) are the packet's, kept for re-checking the connection in
+     * its initiator's direction. A restart under the policy version the connection was last checked under keeps
+     * the connection's rule: flow-cache entries of the closed connection's directions (the responder's SYN does
+     * not reach them) may still serve packets with that rule, and the slow path must give them the same.
      */
     public long insert(long srcHi, long srcLo, long dstHi, long dstLo, long l4, int tcpFlags, int nowMillis,
             int policyVersion, int ruleId, int inPort, int outPort) {
@@ -180,7 +183,9 @@ public final class ConnectionTable {
         synchronized (s) {
             long[] e = s.entries;
             int base = probe(s, hash, srcIsA, srcHi, srcLo, dstHi, dstLo, ports, nowMillis);
-            if (base < 0) {
+            if (base >= 0 && (int) e[base + 6] == policyVersion) {
+                ruleId = (int) e[base + 5];
+            } else if (base < 0) {
                 base = freeSlot(s, hash, nowMillis);
                 if (base < 0) {
                     return FULL;
@@ -199,7 +204,7 @@ public final class ConnectionTable {
             e[base + 5] = ((long) state << 56) | ((srcIsA ? 1L : 0L) << 48) | (ruleId & 0xFFFF_FFFFL);
             e[base + 6] = ((long) nowMillis << 32) | (policyVersion & 0xFFFF_FFFFL);
             e[base + 7] = ((long) inPort << 32) | (outPort & 0xFFFF_FFFFL);
-            return reference(s, base, srcIsA);
+            return ((long) ruleId << 32) | reference(s, base, srcIsA);
         }
     }
 

@@ -215,8 +215,8 @@ public final class IoChain {
         if (connection == ConnectionTable.FULL) {
             return dropDecision(DropReason.CONNTRACK_FULL, ruleId);
         }
-        m.connection(connection);
-        return ruleId & 0xFFFF_FFFFL;
+        m.connection((int) connection);
+        return connection >>> 32;
     }
 
     private static long dropDecision(DropReason reason, int ruleId) {

@@ -65,7 +65,8 @@ class FirewallTest {
         assertThat(find(ct, A, B, udp(1000, 53, 0), 0, 0)).isEqualTo(ConnectionTable.NOT_FOUND);
         long forward = insert(ct, A, B, udp(1000, 53, 0), 0, 0);
         long reply = find(ct, B, A, udp(53, 1000, 2), 0, 20);
-        assertThat(find(ct, A, B, udp(1000, 53, 0), 0, 10)).isEqualTo((7L << 32) | forward);
+        assertThat(find(ct, A, B, udp(1000, 53, 0), 0, 10)).isEqualTo(forward);
+        assertThat(forward >>> 32).as("the rule that started it").isEqualTo(7);
         assertThat(reply >>> 32).isEqualTo(7);
         assertThat((int) reply).as("the other direction's reference").isEqualTo((int) forward ^ 1);
         assertThat(ct.size()).isEqualTo(1);
@@ -122,6 +123,20 @@ class FirewallTest {
         find(ct, A, B, tcp(40000, 80), FlowKey.TCP_RST, 700_000);
         // closed: a new SYN must meet the rules again
         assertThat(find(ct, A, B, tcp(40000, 80), FlowKey.TCP_SYN, 700_001)).isEqualTo(ConnectionTable.NOT_FOUND);
+    }
+
+    @Test
+    void aRestartKeepsTheConnectionsRuleUnderTheSamePolicyAndTakesTheNewOneAfterAChange() {
+        ConnectionTable ct = new ConnectionTable(1024);
+        long first = ct.insert(A, 0, B, 0, tcp(40000, 80), FlowKey.TCP_SYN, 0, 1, 7, 0, -1);
+        find(ct, B, A, tcp(80, 40000), FlowKey.TCP_RST, 1_000);
+        // the responder's SYN meets rule 9 in its own direction; the connection stays rule 7's
+        long restart = ct.insert(B, 0, A, 0, tcp(80, 40000), FlowKey.TCP_SYN, 2_000, 1, 9, 1, -1);
+        assertThat(restart >>> 32).isEqualTo(7);
+        assertThat((int) restart).as("the same connection, the responder's direction").isEqualTo((int) first ^ 1);
+        find(ct, A, B, tcp(40000, 80), FlowKey.TCP_RST, 3_000);
+        long underNewPolicy = ct.insert(A, 0, B, 0, tcp(40000, 80), FlowKey.TCP_SYN, 4_000, 2, 9, 0, -1);
+        assertThat(underNewPolicy >>> 32).isEqualTo(9);
     }
 
     @Test
