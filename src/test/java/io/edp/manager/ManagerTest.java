@@ -1,6 +1,7 @@
 package io.edp.manager;
 
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.asyncDispatch;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
@@ -21,6 +22,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.MvcResult;
+import org.springframework.test.web.servlet.ResultActions;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 import org.springframework.test.web.servlet.request.RequestPostProcessor;
 
 /**
@@ -113,6 +117,16 @@ public abstract class ManagerTest {
         return mvc.perform(post(path).with(operator()).contentType(MediaType.APPLICATION_JSON).content(json))
                 .andExpect(status().isCreated())
                 .andReturn().getResponse().getContentAsString();
+    }
+
+    /**
+     * Performs the request, then its async dispatch when the handler answered asynchronously (the realization
+     * long poll does, even when it has its answer at once).
+     */
+    protected ResultActions performCompleted(MockHttpServletRequestBuilder request) throws Exception {
+        ResultActions actions = mvc.perform(request);
+        MvcResult started = actions.andReturn();
+        return started.getRequest().isAsyncStarted() ? mvc.perform(asyncDispatch(started)) : actions;
     }
 
     protected interface Read<T> {

@@ -149,6 +149,11 @@ class RealizationRepository {
         return jdbc.sql("SELECT host_id FROM host_realization").query(UUID.class).list();
     }
 
+    Optional<Long> desiredGeneration(UUID hostId) {
+        return jdbc.sql("SELECT desired_generation FROM host_realization WHERE host_id = :id").param("id", hostId)
+                .query(Long.class).optional();
+    }
+
     Optional<RealizationStatus> status(UUID hostId) {
         return jdbc.sql(STATUS + " WHERE host_id = :id").param("id", hostId).query(RealizationRepository::row)
                 .optional();

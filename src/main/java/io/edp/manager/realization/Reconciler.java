@@ -49,6 +49,7 @@ class Reconciler implements SmartLifecycle {
     private final DesiredState desiredState;
     private final HostEngines engines;
     private final RealizationProperties properties;
+    private final RealizationWaits waits;
     private final Semaphore wakeUps = new Semaphore(0);
     private final Semaphore pushSlots;
     private volatile boolean startupReconciled;
@@ -57,12 +58,13 @@ class Reconciler implements SmartLifecycle {
     private volatile boolean running;
 
     Reconciler(TransactionTemplate tx, RealizationRepository realizations, DesiredState desiredState,
-               HostEngines engines, RealizationProperties properties) {
+               HostEngines engines, RealizationProperties properties, RealizationWaits waits) {
         this.tx = tx;
         this.realizations = realizations;
         this.desiredState = desiredState;
         this.engines = engines;
         this.properties = properties;
+        this.waits = waits;
         this.pushSlots = new Semaphore(properties.parallelism());
     }
 
@@ -136,8 +138,11 @@ class Reconciler implements SmartLifecycle {
             if (!known.contains(hostId)) {
                 engines.remove(hostId);
             } else {
-                engines.fault(hostId).ifPresent(reason -> tx.executeWithoutResult(status ->
-                        realizations.engineFailed(hostId, reason, properties.retryInitial(), properties.retryMax())));
+                engines.fault(hostId).ifPresent(reason -> {
+                    tx.executeWithoutResult(status -> realizations.engineFailed(hostId, reason,
+                            properties.retryInitial(), properties.retryMax()));
+                    waits.changed(hostId);
+                });
             }
         }
         try {
@@ -207,6 +212,7 @@ class Reconciler implements SmartLifecycle {
             tx.executeWithoutResult(status -> realizations.failed(hostId, reason, lost, properties.retryInitial(),
                     properties.retryMax()));
         } finally {
+            waits.changed(hostId);
             wake(); // a change that arrived during the push is due now
         }
     }

@@ -57,7 +57,7 @@ abstract class RealizationTest extends ManagerTest {
     }
 
     DocumentContext json(String path) throws Exception {
-        return JsonPath.parse(mvc.perform(get(path).with(viewer())).andExpect(status().isOk())
+        return JsonPath.parse(performCompleted(get(path).with(viewer())).andExpect(status().isOk())
                 .andReturn().getResponse().getContentAsString());
     }
 

@@ -77,7 +77,7 @@ class SteeringFromInventoryTest extends ManagerTest {
     }
 
     private Map<String, Object> realization(UUID hostId) throws Exception {
-        var body = mvc.perform(get("/api/v1/hosts/" + hostId + "/realization").with(viewer()))
+        var body = performCompleted(get("/api/v1/hosts/" + hostId + "/realization").with(viewer()))
                 .andExpect(status().isOk()).andReturn().getResponse().getContentAsString();
         return JsonPath.read(body, "$");
     }
