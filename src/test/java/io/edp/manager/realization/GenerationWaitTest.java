@@ -70,9 +70,7 @@ class GenerationWaitTest extends RealizationTest {
     @Test
     void aLongPollAnswersOnceTheGenerationIsRealized() throws Exception {
         var hostId = createHostWithNicAndTwoVms("esx-wait");
-        awaitRealized(hostId, desiredGeneration(hostId));
-        engines.holdPushes();
-        long generation = generation(putEdp(hostId, "{\"mode\": \"EDP_STANDARD\"}"));
+        long generation = changeWithPushesHeld(hostId);
 
         MvcResult waiting = longPoll(hostId, generation, "30s");
         assertThat(WebAsyncUtils.getAsyncManager(waiting.getRequest()).hasConcurrentResult())
@@ -99,9 +97,7 @@ class GenerationWaitTest extends RealizationTest {
     @Test
     void aLongPollThatRunsOutAnswersTheStatusAsItIs() throws Exception {
         var hostId = createHostWithNicAndTwoVms("esx-slow");
-        awaitRealized(hostId, desiredGeneration(hostId));
-        engines.holdPushes();
-        long generation = generation(putEdp(hostId, "{\"mode\": \"EDP_STANDARD\"}"));
+        long generation = changeWithPushesHeld(hostId);
 
         MvcResult waiting = longPoll(hostId, generation, "1s");
         // MockMvc has no container to time the request out: fire the timeout the way Tomcat would
@@ -125,6 +121,13 @@ class GenerationWaitTest extends RealizationTest {
                     .andExpect(status().isBadRequest())
                     .andExpect(jsonPath("$.errors[0].field").value(query[1]));
         }
+    }
+
+    /** Once the host runs what it has, holds every push and changes its mode; returns the new generation. */
+    private long changeWithPushesHeld(UUID hostId) throws Exception {
+        awaitRealized(hostId, desiredGeneration(hostId));
+        engines.holdPushes();
+        return generation(putEdp(hostId, "{\"mode\": \"EDP_STANDARD\"}"));
     }
 
     private MvcResult longPoll(UUID hostId, long generation, String wait) throws Exception {
