@@ -1,5 +1,6 @@
 package io.edp.manager.api;
 
+import java.net.URI;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
@@ -57,7 +58,13 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler
     ResponseEntity<ProblemDetail> conflict(ConflictException e) {
-        return problem(HttpStatus.CONFLICT, e.getMessage());
+        var body = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
+        var response = ResponseEntity.status(HttpStatus.CONFLICT);
+        e.existing().ifPresent(existing -> {
+            body.setProperty("existing", existing);
+            response.location(URI.create(existing));
+        });
+        return response.body(body);
     }
 
     /** 409 rather than 422: the request is valid, what refuses it is the state of the other hosts, which may change. */

@@ -50,9 +50,11 @@ class HostController {
 
     @GetMapping
     @Operation(operationId = "listHosts", summary = "List hosts",
-            description = "Sortable by name (default) and managementAddress.")
-    PageResponse<HostResponse> list(@ParameterObject @Valid PageParams paging) {
-        return PageResponse.of(hosts.list(paging.toPageable(SORTABLE, "name")));
+            description = "Sortable by name (default) and managementAddress. `name` finds one host by name; "
+                    + "`label` selects by labels.")
+    PageResponse<HostResponse> list(@ParameterObject @Valid PageParams paging,
+                                    @ParameterObject @Valid HostFilter filter) {
+        return PageResponse.of(hosts.list(filter, paging.toPageable(SORTABLE, "name")));
     }
 
     @GetMapping("/{hostId}")

@@ -6,10 +6,11 @@ import java.util.UUID;
 
 import jakarta.persistence.LockModeType;
 import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.data.jpa.repository.JpaSpecificationExecutor;
 import org.springframework.data.jpa.repository.Lock;
 import org.springframework.data.jpa.repository.Query;
 
-interface HostRepository extends JpaRepository<Host, UUID> {
+interface HostRepository extends JpaRepository<Host, UUID>, JpaSpecificationExecutor<Host> {
 
     /** SELECT … FOR UPDATE: a host change excludes concurrent changes of what sits on the host. */
     @Lock(LockModeType.PESSIMISTIC_WRITE)
@@ -21,9 +22,8 @@ interface HostRepository extends JpaRepository<Host, UUID> {
     @Query("SELECT h FROM Host h WHERE h.id = :id")
     Optional<Host> findForShare(UUID id);
 
-    boolean existsByName(String name);
-
-    boolean existsByNameAndIdNot(String name, UUID id);
+    @Query("SELECT h.id FROM Host h WHERE h.name = :name")
+    Optional<UUID> idByName(String name);
 
     /** NUMA nodes that the host's NICs and VMs sit on; SQL, so that hosts need not know those features' types. */
     @Query(value = """

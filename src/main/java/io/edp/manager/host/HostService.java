@@ -54,9 +54,9 @@ public class HostService {
 
     HostResponse create(HostRequest request) {
         checkNumaNodes(request);
-        if (hosts.existsByName(request.name())) {
-            throw duplicateName(request.name());
-        }
+        hosts.idByName(request.name()).ifPresent(existing -> {
+            throw duplicateName(request.name(), existing);
+        });
         return budget.admit(() -> HostResponse.of(hosts.saveAndFlush(new Host(request))));
     }
 
@@ -66,8 +66,8 @@ public class HostService {
     }
 
     @Transactional(readOnly = true)
-    Page<HostResponse> list(Pageable pageable) {
-        return hosts.findAll(pageable).map(HostResponse::of);
+    Page<HostResponse> list(HostFilter filter, Pageable pageable) {
+        return hosts.findAll(filter.specification(), pageable).map(HostResponse::of);
     }
 
     /** Replaces the host with what {@code change} makes of its current state (a PUT body, or a merge patch). */
@@ -76,9 +76,9 @@ public class HostService {
         ifMatch.check(host.version());
         var request = change.apply(host.toRequest());
         checkNumaNodes(request);
-        if (hosts.existsByNameAndIdNot(request.name(), hostId)) {
-            throw duplicateName(request.name());
-        }
+        hosts.idByName(request.name()).filter(existing -> !existing.equals(hostId)).ifPresent(existing -> {
+            throw duplicateName(request.name(), existing);
+        });
         var removed = new TreeSet<>(hosts.numaNodesInUse(hostId));
         request.numaNodes().forEach(node -> removed.remove(node.id()));
         if (!removed.isEmpty()) {
@@ -118,7 +118,8 @@ public class HostService {
         }
     }
 
-    private static ConflictException duplicateName(String name) {
-        return new ConflictException("A host named '" + name + "' already exists");
+    private static ConflictException duplicateName(String name, UUID existing) {
+        return new ConflictException("A host named '" + name + "' already exists: " + existing,
+                "/api/v1/hosts/" + existing);
     }
 }

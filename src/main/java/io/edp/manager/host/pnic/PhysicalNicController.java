@@ -12,6 +12,9 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import org.springdoc.core.annotations.ParameterObject;
+import io.swagger.v3.oas.annotations.Parameter;
+import jakarta.validation.constraints.Size;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -51,9 +54,11 @@ class PhysicalNicController {
 
     @GetMapping
     @Operation(operationId = "listPhysicalNics", summary = "List a host's physical NICs",
-            description = "Sortable by name (default), numaNode, speedMbps.")
-    PageResponse<PhysicalNicResponse> list(@PathVariable UUID hostId, @ParameterObject @Valid PageParams paging) {
-        return PageResponse.of(nics.list(hostId, paging.toPageable(SORTABLE, "name")));
+            description = "Sortable by name (default), numaNode, speedMbps. `name` finds one NIC by name.")
+    PageResponse<PhysicalNicResponse> list(@PathVariable UUID hostId, @ParameterObject @Valid PageParams paging,
+            @Parameter(description = "Exactly this name: a page of zero or one NIC", example = "vmnic0")
+            @RequestParam(required = false) @Size(max = 63) String name) {
+        return PageResponse.of(nics.list(hostId, name, paging.toPageable(SORTABLE, "name")));
     }
 
     @GetMapping("/{nicId}")

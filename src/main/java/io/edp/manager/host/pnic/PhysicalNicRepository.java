@@ -14,4 +14,6 @@ interface PhysicalNicRepository extends JpaRepository<PhysicalNic, UUID> {
     Optional<PhysicalNic> findByIdAndHostId(UUID id, UUID hostId);
 
     Optional<PhysicalNic> findByHostIdAndName(UUID hostId, String name);
+
+    Page<PhysicalNic> findByHostIdAndName(UUID hostId, String name, Pageable pageable);
 }

@@ -41,9 +41,10 @@ class PhysicalNicService {
     }
 
     @Transactional(readOnly = true)
-    Page<PhysicalNicResponse> list(UUID hostId, Pageable pageable) {
+    Page<PhysicalNicResponse> list(UUID hostId, String name, Pageable pageable) {
         hosts.require(hostId);
-        return nics.findByHostId(hostId, pageable).map(PhysicalNicResponse::of);
+        return (name == null ? nics.findByHostId(hostId, pageable) : nics.findByHostIdAndName(hostId, name, pageable))
+                .map(PhysicalNicResponse::of);
     }
 
     PhysicalNicResponse update(UUID hostId, UUID nicId, IfMatch ifMatch, UnaryOperator<PhysicalNicRequest> change) {
@@ -77,7 +78,7 @@ class PhysicalNicService {
                 .filter(other -> !Objects.equals(other.id(), nicId))
                 .ifPresent(other -> {
                     throw new ConflictException("Host '" + host.name() + "' already has a physical NIC named '"
-                            + request.name() + "'");
+                            + request.name() + "'", "/api/v1/hosts/" + host.id() + "/pnics/" + other.id());
                 });
     }
 }

@@ -12,6 +12,9 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import org.springdoc.core.annotations.ParameterObject;
+import io.swagger.v3.oas.annotations.Parameter;
+import jakarta.validation.constraints.Size;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -51,9 +54,11 @@ class VmController {
 
     @GetMapping
     @Operation(operationId = "listVms", summary = "List a host's VMs",
-            description = "Sortable by name (default), vcpus, numaNode.")
-    PageResponse<VmResponse> list(@PathVariable UUID hostId, @ParameterObject @Valid PageParams paging) {
-        return PageResponse.of(vms.list(hostId, paging.toPageable(SORTABLE, "name")));
+            description = "Sortable by name (default), vcpus, numaNode. `name` finds one VM by name.")
+    PageResponse<VmResponse> list(@PathVariable UUID hostId, @ParameterObject @Valid PageParams paging,
+            @Parameter(description = "Exactly this name: a page of zero or one VM", example = "web")
+            @RequestParam(required = false) @Size(max = 80) String name) {
+        return PageResponse.of(vms.list(hostId, name, paging.toPageable(SORTABLE, "name")));
     }
 
     @GetMapping("/{vmId}")

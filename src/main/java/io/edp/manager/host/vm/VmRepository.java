@@ -14,4 +14,6 @@ interface VmRepository extends JpaRepository<Vm, UUID> {
     Optional<Vm> findByIdAndHostId(UUID id, UUID hostId);
 
     Optional<Vm> findByHostIdAndName(UUID hostId, String name);
+
+    Page<Vm> findByHostIdAndName(UUID hostId, String name, Pageable pageable);
 }

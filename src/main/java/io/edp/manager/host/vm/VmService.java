@@ -46,9 +46,10 @@ public class VmService {
     }
 
     @Transactional(readOnly = true)
-    Page<VmResponse> list(UUID hostId, Pageable pageable) {
+    Page<VmResponse> list(UUID hostId, String name, Pageable pageable) {
         hosts.require(hostId);
-        return vms.findByHostId(hostId, pageable).map(VmResponse::of);
+        return (name == null ? vms.findByHostId(hostId, pageable) : vms.findByHostIdAndName(hostId, name, pageable))
+                .map(VmResponse::of);
     }
 
     VmResponse update(UUID hostId, UUID vmId, IfMatch ifMatch, UnaryOperator<VmRequest> change) {
@@ -74,7 +75,7 @@ public class VmService {
                 .filter(other -> !Objects.equals(other.id(), vmId))
                 .ifPresent(other -> {
                     throw new ConflictException("Host '" + host.name() + "' already has a VM named '"
-                            + request.name() + "'");
+                            + request.name() + "'", "/api/v1/hosts/" + host.id() + "/vms/" + other.id());
                 });
     }
 }

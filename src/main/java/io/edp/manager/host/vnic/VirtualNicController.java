@@ -12,6 +12,9 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import org.springdoc.core.annotations.ParameterObject;
+import io.swagger.v3.oas.annotations.Parameter;
+import jakarta.validation.constraints.Size;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -51,10 +54,13 @@ class VirtualNicController {
 
     @GetMapping
     @Operation(operationId = "listVirtualNics", summary = "List a VM's virtual NICs",
-            description = "Sortable by mac (default) and vlan.")
+            description = "Sortable by mac (default) and vlan. `mac` finds one virtual NIC by MAC.")
     PageResponse<VirtualNicResponse> list(@PathVariable UUID hostId, @PathVariable UUID vmId,
-                                          @ParameterObject @Valid PageParams paging) {
-        return PageResponse.of(nics.list(hostId, vmId, paging.toPageable(SORTABLE, "mac")));
+                                          @ParameterObject @Valid PageParams paging,
+            @Parameter(description = "Exactly this MAC (any case): a page of zero or one NIC",
+                    example = "00:50:56:aa:bb:01")
+            @RequestParam(required = false) @Size(max = 17) String mac) {
+        return PageResponse.of(nics.list(hostId, vmId, mac, paging.toPageable(SORTABLE, "mac")));
     }
 
     @GetMapping("/{nicId}")

@@ -11,6 +11,8 @@ interface VirtualNicRepository extends JpaRepository<VirtualNic, UUID> {
 
     Page<VirtualNic> findByVmId(UUID vmId, Pageable pageable);
 
+    Page<VirtualNic> findByVmIdAndMac(UUID vmId, String mac, Pageable pageable);
+
     Optional<VirtualNic> findByIdAndVmId(UUID id, UUID vmId);
 
     Optional<VirtualNic> findByHostIdAndMac(UUID hostId, String mac);

@@ -1,5 +1,6 @@
 package io.edp.manager.host.vnic;
 
+import java.util.Locale;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
@@ -42,9 +43,10 @@ class VirtualNicService {
     }
 
     @Transactional(readOnly = true)
-    Page<VirtualNicResponse> list(UUID hostId, UUID vmId, Pageable pageable) {
+    Page<VirtualNicResponse> list(UUID hostId, UUID vmId, String mac, Pageable pageable) {
         vms.require(hostId, vmId);
-        return nics.findByVmId(vmId, pageable).map(VirtualNicResponse::of);
+        return (mac == null ? nics.findByVmId(vmId, pageable)
+                : nics.findByVmIdAndMac(vmId, mac.toLowerCase(Locale.ROOT), pageable)).map(VirtualNicResponse::of);
     }
 
     VirtualNicResponse update(UUID hostId, UUID vmId, UUID nicId, IfMatch ifMatch,
@@ -76,7 +78,7 @@ class VirtualNicService {
                 .ifPresent(other -> {
                     throw new ConflictException("MAC " + request.normalizedMac()
                             + " is already used on this host by the virtual NIC " + other.id() + " of VM "
-                            + other.vmId());
+                            + other.vmId(), "/api/v1/hosts/" + hostId + "/vms/" + other.vmId() + "/vnics/" + other.id());
                 });
     }
 }

@@ -1,0 +1,86 @@
+package io.edp.manager.host;
+
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import io.edp.manager.ManagerTest;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.ResultActions;
+
+/** Lists find a resource by its natural key, and a duplicate names the resource it clashes with. */
+class LookupTest extends ManagerTest {
+
+    @Test
+    void hostsAreFoundByNameAndSelectedByLabels() throws Exception {
+        var web = create("/api/v1/hosts", hostWithLabels("esx-web", "\"rack\": \"r12\", \"tier\": \"web\""));
+        create("/api/v1/hosts", hostWithLabels("esx-db", "\"rack\": \"r12\", \"tier\": \"db\""));
+        create("/api/v1/hosts", hostWithLabels("esx-bare", ""));
+
+        hosts("name=esx-web").andExpect(jsonPath("$.items.length()").value(1))
+                .andExpect(jsonPath("$.items[0].id").value(web.toString()));
+        hosts("name=esx-nope").andExpect(jsonPath("$.items.length()").value(0));
+        hosts("name=ESX-WEB").andExpect(jsonPath("$.items.length()").value(0)); // exact
+        hosts("label=rack=r12").andExpect(jsonPath("$.page.totalElements").value(2));
+        hosts("label=rack").andExpect(jsonPath("$.page.totalElements").value(2));
+        hosts("label=rack=r12&label=tier=web").andExpect(jsonPath("$.items.length()").value(1))
+                .andExpect(jsonPath("$.items[0].name").value("esx-web"));
+        hosts("label=rack=r13").andExpect(jsonPath("$.items.length()").value(0));
+        mvc.perform(get("/api/v1/hosts?label==r12").with(viewer())).andExpect(status().isBadRequest());
+    }
+
+    @Test
+    void aDuplicateNameNamesTheExistingResourceSoAClientCanAdoptIt() throws Exception {
+        var existing = createHost("esx-01");
+        mvc.perform(post("/api/v1/hosts").with(operator()).contentType(MediaType.APPLICATION_JSON)
+                        .content(hostJson("esx-01")))
+                .andExpect(status().isConflict())
+                .andExpect(header().string("Location", "/api/v1/hosts/" + existing))
+                .andExpect(jsonPath("$.existing").value("/api/v1/hosts/" + existing));
+
+        var vm = createVm(existing, "web");
+        mvc.perform(post("/api/v1/hosts/" + existing + "/vms").with(operator())
+                        .contentType(MediaType.APPLICATION_JSON).content("{\"name\": \"web\", \"vcpus\": 1, \"numaNode\": 0}"))
+                .andExpect(status().isConflict())
+                .andExpect(header().string("Location", "/api/v1/hosts/" + existing + "/vms/" + vm));
+    }
+
+    @Test
+    void nicsAndVmsAreFoundByNameAndVirtualNicsByMac() throws Exception {
+        var hostId = createHost("esx-01");
+        create("/api/v1/hosts/" + hostId + "/pnics", """
+                {"name": "vmnic0", "numaNode": 0, "speedMbps": 25000, "rxQueues": 1, "rss": false,
+                 "driver": {"kind": "loopback"}}""");
+        var vm = createVm(hostId, "web");
+        createVm(hostId, "db");
+        var nic = create("/api/v1/hosts/" + hostId + "/vms/" + vm + "/vnics", """
+                {"mac": "00:50:56:aa:bb:01", "vlan": 0, "adapterType": "VMXNET3", "rxQueues": 1}""");
+
+        list("/api/v1/hosts/" + hostId + "/pnics?name=vmnic0").andExpect(jsonPath("$.items.length()").value(1));
+        list("/api/v1/hosts/" + hostId + "/pnics?name=vmnic1").andExpect(jsonPath("$.items.length()").value(0));
+        list("/api/v1/hosts/" + hostId + "/vms?name=db").andExpect(jsonPath("$.items.length()").value(1))
+                .andExpect(jsonPath("$.items[0].name").value("db"));
+        list("/api/v1/hosts/" + hostId + "/vms/" + vm + "/vnics?mac=00:50:56:AA:BB:01")
+                .andExpect(jsonPath("$.items.length()").value(1))
+                .andExpect(jsonPath("$.items[0].id").value(nic.toString()));
+        list("/api/v1/hosts/" + hostId + "/vms/" + vm + "/vnics?mac=00:50:56:aa:bb:02")
+                .andExpect(jsonPath("$.items.length()").value(0));
+    }
+
+    private ResultActions hosts(String query) throws Exception {
+        return list("/api/v1/hosts?" + query);
+    }
+
+    private ResultActions list(String path) throws Exception {
+        return mvc.perform(get(path).with(viewer())).andExpect(status().isOk());
+    }
+
+    private static String hostWithLabels(String name, String labels) {
+        return """
+                {"name": "%s", "managementAddress": "192.0.2.11", "numaNodes": [{"id": 0, "cpuCores": [0, 1]}],
+                 "labels": {%s}}""".formatted(name, labels);
+    }
+}
