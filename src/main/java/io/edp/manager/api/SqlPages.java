@@ -1,27 +1,69 @@
 package io.edp.manager.api;
 
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.PageImpl;
 import org.springframework.data.domain.Pageable;
+import org.springframework.data.domain.Sort;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-/** Lists of the features that read with SQL rather than JPA, paged the API's way. */
+/** Lists of the features that read with SQL rather than JPA, paged, sorted and filtered the API's way. */
 public final class SqlPages {
 
     private SqlPages() {
     }
 
     /**
-     * One page of {@code orderedSelect} (a SELECT with a total ORDER BY, so that pages never overlap), with the
-     * number of rows in {@code table} as the total.
+     * A list's WHERE clause (empty, or starting with a space) and its named parameters: the same for the page and
+     * for its total.
      */
-    public static <T> Page<T> page(JdbcClient jdbc, String orderedSelect, String table, RowMapper<T> rows,
-                                   Pageable pageable) {
-        var items = jdbc.sql(orderedSelect + " LIMIT :limit OFFSET :offset")
+    public record Filter(String where, Map<String, ?> params) {
+
+        public static final Filter NONE = new Filter("", Map.of());
+
+        /** {@code column = :parameter}, or no condition when {@code value} is null (the parameter not given). */
+        public static Filter equal(String column, String parameter, Object value) {
+            return value == null ? NONE : new Filter(" WHERE " + column + " = :" + parameter, Map.of(parameter, value));
+        }
+
+        /** Both filters' conditions. */
+        public Filter and(Filter other) {
+            if (other.where.isEmpty() || where.isEmpty()) {
+                return where.isEmpty() ? other : this;
+            }
+            var both = new HashMap<String, Object>(params);
+            both.putAll(other.params);
+            return new Filter(where + " AND " + other.where.substring(" WHERE ".length()), both);
+        }
+    }
+
+    /**
+     * One page of {@code select} (whose WHERE is {@code filter}'s) in the page's sort order — its API properties
+     * named in SQL by {@code columns}, the id tie-break included, so that pages never overlap — with the number of
+     * rows of {@code from} (a table, with the alias the filter uses) that the filter keeps as the total.
+     */
+    public static <T> Page<T> page(JdbcClient jdbc, String select, Map<String, String> columns, String from,
+                                   Filter filter, RowMapper<T> rows, Pageable pageable) {
+        var items = jdbc.sql(select + orderBy(pageable.getSort(), columns) + " LIMIT :limit OFFSET :offset")
+                .params(filter.params())
                 .param("limit", pageable.getPageSize()).param("offset", pageable.getOffset())
                 .query(rows).list();
-        long total = jdbc.sql("SELECT count(*) FROM " + table).query(Long.class).single();
+        long total = jdbc.sql("SELECT count(*) FROM " + from + filter.where()).params(filter.params())
+                .query(Long.class).single();
         return new PageImpl<>(items, pageable, total);
+    }
+
+    private static String orderBy(Sort sort, Map<String, String> columns) {
+        return sort.stream().map(order -> {
+            String column = columns.get(order.getProperty());
+            if (column == null) {
+                throw new IllegalArgumentException("no column for sort property " + order.getProperty());
+            }
+            return column + (order.isDescending() ? " DESC" : " ASC");
+        }).distinct().collect(Collectors.joining(", ", " ORDER BY ", ""));
     }
 }

@@ -10,6 +10,9 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import org.springdoc.core.annotations.ParameterObject;
+import io.swagger.v3.oas.annotations.Parameter;
+import jakarta.validation.constraints.Size;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -40,9 +43,11 @@ class EdpProfileController {
     }
 
     @GetMapping
-    @Operation(operationId = "listEdpProfiles", summary = "List EDP profiles", description = "Sortable by name.")
-    PageResponse<EdpProfileResponse> list(@ParameterObject @Valid PageParams paging) {
-        return PageResponse.of(profiles.list(paging.toPageable(Set.of("name"), "name")));
+    @Operation(operationId = "listEdpProfiles", summary = "List EDP profiles",
+            description = "Sortable by name; `name` finds one profile (a page of zero or one).")
+    PageResponse<EdpProfileResponse> list(@ParameterObject @Valid PageParams paging,
+            @Parameter(example = "enterprise") @RequestParam(required = false) @Size(max = 63) String name) {
+        return PageResponse.of(profiles.list(name, paging.toPageable(Set.of("name"), "name")));
     }
 
     @GetMapping("/{name}")

@@ -1,5 +1,6 @@
 package io.edp.manager.edp;
 
+import java.util.Map;
 import java.util.ArrayList;
 import java.util.Optional;
 import java.util.UUID;
@@ -10,6 +11,7 @@ import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.api.SqlPages;
+import io.edp.manager.api.SqlPages.Filter;
 import io.edp.manager.realization.EngineMemoryBudget;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
@@ -64,10 +66,11 @@ class EdpProfileService {
     }
 
     @Transactional(readOnly = true)
-    Page<EdpProfileResponse> list(Pageable pageable) {
-        var descending = pageable.getSort().stream().findFirst().map(order -> order.isDescending()).orElse(false);
-        return SqlPages.page(jdbc, select("") + " ORDER BY p.name " + (descending ? "DESC" : "ASC"), "edp_profile",
-                this::row, pageable);
+    Page<EdpProfileResponse> list(String name, Pageable pageable) {
+        var filter = Filter.equal("p.name", "name", name);
+        // a profile's name is its id
+        return SqlPages.page(jdbc, select(filter.where()), Map.of("name", "p.name", "id", "p.name"), "edp_profile p",
+                filter, this::row, pageable);
     }
 
     EdpProfileResponse replace(String name, IfMatch ifMatch, EdpProfileRequest request) {

@@ -10,6 +10,9 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import org.springdoc.core.annotations.ParameterObject;
+import io.swagger.v3.oas.annotations.Parameter;
+import jakarta.validation.constraints.Size;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -42,9 +45,11 @@ class FirewallRuleController {
 
     @GetMapping
     @Operation(operationId = "listFirewallRules", summary = "List firewall rules",
-            description = "Always in evaluation order: by priority, then id.")
-    PageResponse<FirewallRuleResponse> list(@ParameterObject @Valid PageParams paging) {
-        return PageResponse.of(rules.list(paging.toPageable(Set.of("priority"), "priority")));
+            description = "In evaluation order by default (priority, then id); sortable by priority and name. "
+                    + "`name` selects the rules of that name.")
+    PageResponse<FirewallRuleResponse> list(@ParameterObject @Valid PageParams paging,
+            @Parameter(example = "block-telnet") @RequestParam(required = false) @Size(max = 80) String name) {
+        return PageResponse.of(rules.list(name, paging.toPageable(Set.of("priority", "name"), "priority")));
     }
 
     @GetMapping("/{ruleId}")

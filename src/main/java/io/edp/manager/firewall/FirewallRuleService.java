@@ -2,6 +2,7 @@ package io.edp.manager.firewall;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Map;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,6 +16,7 @@ import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.api.SqlPages;
+import io.edp.manager.api.SqlPages.Filter;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
@@ -60,8 +62,10 @@ public class FirewallRuleService {
     }
 
     @Transactional(readOnly = true)
-    Page<FirewallRuleResponse> list(Pageable pageable) {
-        return SqlPages.page(jdbc, SELECT + ORDER, "firewall_rule", FirewallRuleService::row, pageable);
+    Page<FirewallRuleResponse> list(String name, Pageable pageable) {
+        var filter = Filter.equal("name", "name", name);
+        return SqlPages.page(jdbc, SELECT + filter.where(), Map.of("priority", "priority", "name", "name", "id", "id"),
+                "firewall_rule", filter, FirewallRuleService::row, pageable);
     }
 
     /** Every rule in evaluation order: what each host's engine gets. */

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -160,7 +161,8 @@ class RealizationRepository {
     }
 
     Page<RealizationStatus> page(Pageable pageable) {
-        return SqlPages.page(jdbc, STATUS + " ORDER BY host_id", "host_realization", RealizationRepository::row,
+        return SqlPages.page(jdbc, STATUS, Map.of("hostId", "host_id", "id", "host_id"), "host_realization",
+                SqlPages.Filter.NONE, RealizationRepository::row,
                 pageable);
     }
 

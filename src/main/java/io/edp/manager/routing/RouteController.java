@@ -10,6 +10,9 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import org.springdoc.core.annotations.ParameterObject;
+import io.swagger.v3.oas.annotations.Parameter;
+import jakarta.validation.constraints.Size;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -41,9 +44,13 @@ class RouteController {
     }
 
     @GetMapping
-    @Operation(operationId = "listRoutes", summary = "List routes", description = "By id.")
-    PageResponse<RouteResponse> list(@ParameterObject @Valid PageParams paging) {
-        return PageResponse.of(routes.list(paging.toPageable(Set.of("id"), "id")));
+    @Operation(operationId = "listRoutes", summary = "List routes",
+            description = "Sortable by id (default) and prefix; `prefix` and `output` select the routes with "
+                    + "exactly that prefix (as stored: canonical CIDR) or output.")
+    PageResponse<RouteResponse> list(@ParameterObject @Valid PageParams paging,
+            @Parameter(example = "10.128.0.0/16") @RequestParam(required = false) @Size(max = 50) String prefix,
+            @Parameter(example = "vmnic1") @RequestParam(required = false) @Size(max = 63) String output) {
+        return PageResponse.of(routes.list(prefix, output, paging.toPageable(Set.of("id", "prefix"), "id")));
     }
 
     @GetMapping("/{routeId}")

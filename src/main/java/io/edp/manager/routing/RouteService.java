@@ -2,6 +2,7 @@ package io.edp.manager.routing;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Map;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -13,6 +14,7 @@ import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.api.SqlPages;
+import io.edp.manager.api.SqlPages.Filter;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -49,8 +51,10 @@ public class RouteService {
     }
 
     @Transactional(readOnly = true)
-    Page<RouteResponse> list(Pageable pageable) {
-        return SqlPages.page(jdbc, SELECT + " ORDER BY id", "route", RouteService::row, pageable);
+    Page<RouteResponse> list(String prefix, String output, Pageable pageable) {
+        var filter = Filter.equal("prefix", "prefix", prefix).and(Filter.equal("output", "output", output));
+        return SqlPages.page(jdbc, SELECT + filter.where(), Map.of("id", "id", "prefix", "prefix"), "route", filter,
+                RouteService::row, pageable);
     }
 
     /** Every route: what each host's engine gets (those whose output NIC it has). */

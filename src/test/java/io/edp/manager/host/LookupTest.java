@@ -1,11 +1,15 @@
 package io.edp.manager.host;
 
+import static org.hamcrest.Matchers.contains;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import java.util.List;
+
+import com.jayway.jsonpath.JsonPath;
 import io.edp.manager.ManagerTest;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
@@ -68,6 +72,39 @@ class LookupTest extends ManagerTest {
                 .andExpect(jsonPath("$.items[0].id").value(nic.toString()));
         list("/api/v1/hosts/" + hostId + "/vms/" + vm + "/vnics?mac=00:50:56:aa:bb:02")
                 .andExpect(jsonPath("$.items.length()").value(0));
+    }
+
+    @Test
+    void globalListsFilterByTheirKeysAndHonourTheSortTheyAccept() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            created("/api/v1/firewall/rules", """
+                    {"name": "%s", "priority": %d, "source": "any", "destination": "any", "protocol": "TCP",
+                     "destinationPorts": "%d", "action": "DROP"}""".formatted(i == 2 ? "block-0" : "block-" + i, 10 + i,
+                    23 + i));
+            created("/api/v1/routing/routes", """
+                    {"prefix": "10.%d.0.0/16", "nextHopMac": "02:00:00:00:00:fe", "output": "vmnic%d", "vlan": 20}"""
+                    .formatted(i, i % 2));
+        }
+        created("/api/v1/edp-profiles", "{\"name\": \"enterprise\", \"settings\": {}}");
+        created("/api/v1/edp-profiles", "{\"name\": \"lab\", \"settings\": {}}");
+
+        list("/api/v1/firewall/rules?name=block-0").andExpect(jsonPath("$.items[*].priority").value(
+                contains(10, 12)));
+        list("/api/v1/firewall/rules?sort=priority,desc").andExpect(jsonPath("$.items[*].priority").value(
+                contains(12, 11, 10)));
+        list("/api/v1/routing/routes?output=vmnic0&sort=prefix,desc").andExpect(jsonPath("$.items[*].prefix").value(
+                contains("10.2.0.0/16", "10.0.0.0/16")));
+        list("/api/v1/routing/routes?prefix=10.1.0.0/16").andExpect(jsonPath("$.page.totalElements").value(1));
+        list("/api/v1/edp-profiles?name=lab").andExpect(jsonPath("$.items[*].name").value(
+                contains("lab")));
+        list("/api/v1/edp-profiles?sort=name,desc").andExpect(jsonPath("$.items[*].name").value(
+                contains("lab", "enterprise")));
+        createHost("esx-a");
+        createHost("esx-b");
+        var ascending = JsonPath.<List<String>>read(list("/api/v1/realization").andReturn().getResponse()
+                .getContentAsString(), "$.items[*].hostId");
+        list("/api/v1/realization?sort=hostId,desc").andExpect(jsonPath("$.items[*].hostId").value(
+                contains(ascending.reversed().toArray())));
     }
 
     private ResultActions hosts(String query) throws Exception {
