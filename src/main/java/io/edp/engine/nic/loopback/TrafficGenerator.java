@@ -146,6 +146,9 @@ public final class TrafficGenerator {
                     * MbufPool.DATA_ROOM_BYTES, frameLength[pendingFrom + delivered])) {
                 delivered++;
             }
+            if (delivered > 0) {
+                nic.ringDoorbells();
+            }
             pendingFrom += delivered;
             pending -= delivered;
             sent += delivered;
