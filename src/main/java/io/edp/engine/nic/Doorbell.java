@@ -21,13 +21,11 @@ import java.util.concurrent.locks.LockSupport;
 public final class Doorbell implements AutoCloseable {
 
     private static final VarHandle SLEEPER;
-    private static final VarHandle RINGS;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             SLEEPER = lookup.findVarHandle(Doorbell.class, "sleeper", Thread.class);
-            RINGS = lookup.findVarHandle(Doorbell.class, "rings", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -37,7 +35,8 @@ public final class Doorbell implements AutoCloseable {
     private volatile Thread sleeper;
     /** Created with the first descriptor; from then on the worker sleeps in ppoll. */
     private volatile PollSet pollSet;
-    private volatile long rings;
+    /** Sleeps that ended before their time (a ring, a readable descriptor); written by the owner only. */
+    private volatile long wakeups;
     /** The length of the sleep in progress, 0 when awake: for tests and the benchmark. */
     private volatile long sleepNanos;
     private int deafQueues;
@@ -99,17 +98,23 @@ public final class Doorbell implements AutoCloseable {
      */
     public void sleep(long nanos) {
         if (sleeper == null) {
-            return; // rung between arm and now: its signal is pending, the work is there
+            wakeups++; // rung between arm and now: its signal is pending, the work is there
+            return;
         }
         sleepNanos = nanos;
         PollSet p = pollSet;
+        boolean woken;
         if (p != null) {
-            p.await(nanos);
+            woken = p.await(nanos);
         } else {
             LockSupport.parkNanos(nanos);
+            woken = sleeper == null; // the ringer disarmed it (a spurious return counts as a timeout)
         }
         sleepNanos = 0;
         sleeper = null;
+        if (woken) {
+            wakeups++;
+        }
     }
 
     /**
@@ -122,7 +127,6 @@ public final class Doorbell implements AutoCloseable {
         if (s == null || !SLEEPER.compareAndSet(this, s, null)) {
             return;
         }
-        RINGS.getAndAdd(this, 1L);
         PollSet p = pollSet;
         if (p != null) {
             p.signal();
@@ -131,9 +135,9 @@ public final class Doorbell implements AutoCloseable {
         }
     }
 
-    /** Sleeps a ring ended (or cut short before they began). */
-    public long rings() {
-        return rings;
+    /** Sleeps that ended before their timeout: rung, or a watched descriptor became readable. Any thread. */
+    public long wakeups() {
+        return wakeups;
     }
 
     /** The length of the sleep in progress, 0 when the owner is awake. Any thread. */

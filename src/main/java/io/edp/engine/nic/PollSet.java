@@ -104,8 +104,11 @@ final class PollSet implements AutoCloseable {
         pollFds = fds;
     }
 
-    /** Owner thread: returns when a descriptor is readable, the eventfd was signalled, or after {@code nanos}. */
-    void await(long nanos) {
+    /**
+     * Owner thread: returns when a descriptor is readable, the eventfd was signalled, or after {@code nanos};
+     * true unless the time ran out.
+     */
+    boolean await(long nanos) {
         MemorySegment fds = pollFds;
         timeout.setAtIndex(JAVA_LONG, 0, nanos / 1_000_000_000L);
         timeout.setAtIndex(JAVA_LONG, 1, nanos % 1_000_000_000L);
@@ -114,6 +117,7 @@ final class PollSet implements AutoCloseable {
             if (ready > 0 && fds.get(JAVA_SHORT, REVENTS) != 0) {
                 long ignored = (long) READ.invokeExact(eventFd, drained, 8L); // resets the counter to 0
             }
+            return ready != 0; // -1 is EINTR: a signal, not a timeout
         } catch (Throwable t) {
             throw new IllegalStateException("ppoll failed to link", t);
         }

@@ -1,0 +1,101 @@
+package io.edp.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.management.ThreadMXBean;
+import io.edp.engine.nic.Doorbell;
+import io.edp.engine.slowpath.Route;
+import io.edp.engine.worker.Worker;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An idle EDP_STANDARD worker gives its core back: it sleeps on its doorbell up to {@link Worker#MAX_SLEEP}, and
+ * the loopback NIC (frames) or the control side (a push) ends the sleep at once; EDP_DEDICATED never sleeps.
+ */
+class IdleWorkerTest {
+
+    private static final long LONG_SLEEP = Worker.MAX_SLEEP.toNanos();
+    private static final Duration SETTLE = Duration.ofSeconds(20);
+
+    /** Waits until every worker is in a sleep of the longest kind: the backoff is over, only a ring wakes it. */
+    static void awaitLongSleep(Engine engine) {
+        for (int w = 0; w < engine.workerCount(); w++) {
+            Doorbell doorbell = engine.doorbell(w);
+            Await.until("worker " + w + " to sleep " + Worker.MAX_SLEEP, () -> doorbell.sleepNanos() == LONG_SLEEP,
+                    SETTLE);
+        }
+    }
+
+    static long wakeups(Engine engine) {
+        long sum = 0;
+        for (int w = 0; w < engine.workerCount(); w++) {
+            sum += engine.doorbell(w).wakeups();
+        }
+        return sum;
+    }
+
+    @Test
+    void anIdleStandardWorkerWakesAFewTimesASecondAndCostsAlmostNoCpu() {
+        try (Engine engine = Engine.start(TestTopology.config(Mode.EDP_STANDARD).build())) {
+            awaitLongSleep(engine);
+            ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+            long id = engine.workerThreadIds()[0];
+            long cpu0 = threads.getThreadCpuTime(id);
+            long iterations0 = engine.stats().workers().getFirst().iterations();
+            long wall0 = System.nanoTime();
+            Await.until("two seconds of idling", () -> System.nanoTime() - wall0 > 2_000_000_000L, SETTLE);
+            long cpu = threads.getThreadCpuTime(id) - cpu0;
+            long wall = System.nanoTime() - wall0;
+            long iterations = engine.stats().workers().getFirst().iterations() - iterations0;
+
+            // the goal is 0.1 % of a core; a loaded machine gets five times that
+            assertThat((double) cpu / wall).as("worker CPU share while idle").isLessThan(0.005);
+            // a 1 ms park (the backoff without a doorbell) would begin ~1,000 iterations a second
+            assertThat(iterations * 1e9 / wall).as("iterations per second while idle").isLessThan(20);
+        }
+    }
+
+    @Test
+    void aSleepingWorkerWakesOnTheFirstFrameTheLoopbackNicPutsOnItsQueue() {
+        try (Engine engine = Engine.start(TestTopology.config(Mode.EDP_STANDARD).build())) {
+            awaitLongSleep(engine);
+            long wakeups = wakeups(engine);
+            long sent = System.nanoTime();
+
+            TestTopology.nic(engine, 0).startTraffic(TestTopology.routed(1, 1));
+            Await.until("the frame to be received", () -> engine.stats().rxPackets() == 1, SETTLE);
+
+            assertThat(wakeups(engine)).as("sleeps cut short by the doorbell").isGreaterThan(wakeups);
+            assertThat(System.nanoTime() - sent).as("wake-up latency, ns").isLessThan(LONG_SLEEP);
+        }
+    }
+
+    @Test
+    void aPushWakesASleepingWorkerWithoutTraffic() {
+        try (Engine engine = Engine.start(TestTopology.config(Mode.EDP_STANDARD).build())) {
+            awaitLongSleep(engine);
+            long wakeups = wakeups(engine);
+
+            EngineConfig next = engine.config().toBuilder()
+                    .route(new Route("10.130.0.0/16", TestTopology.GATEWAY_MAC, 2, 20)).build();
+            assertThat(engine.apply(next)).isEqualTo(2);
+
+            assertThat(wakeups(engine)).as("sleeps cut short by the push").isGreaterThan(wakeups);
+            assertThat(engine.stats().rxPackets()).isZero();
+        }
+    }
+
+    @Test
+    void anEdpDedicatedWorkerNeverSleeps() {
+        try (Engine engine = Engine.start(TestTopology.config(Mode.EDP_DEDICATED).build())) {
+            long iterations0 = engine.stats().workers().getFirst().iterations();
+            Await.until("a million iterations",
+                    () -> engine.stats().workers().getFirst().iterations() - iterations0 > 1_000_000, SETTLE);
+
+            assertThat(engine.doorbell(0).sleepNanos()).isZero();
+            assertThat(engine.doorbell(0).wakeups()).isZero();
+        }
+    }
+}
