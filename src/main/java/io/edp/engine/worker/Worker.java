@@ -64,7 +64,9 @@ public final class Worker implements Runnable {
     public static final Duration MAX_SLEEP = Duration.ofMillis(500);
 
     private static final String ENGINE_PACKAGE = "io.edp.engine.";
+    /** Flow-cache slots swept per iteration and per millisecond: a worker that slept sweeps what it owes. */
     private static final int SWEEP_BUDGET = 16;
+    private static final int MAX_SWEEP_BUDGET = 1 << 17;
     private static final int ACTION_TABLE_CAPACITY = FlowCache.MAX_ACTIONS;
 
     private final int id;
@@ -92,6 +94,7 @@ public final class Worker implements Runnable {
     private int queueCount;
     private Generation generation;
     private IdleStrategy idle = backoff;
+    private int sweptAtMillis;
 
     private volatile long epoch;
     private volatile int adoptedGeneration;
@@ -373,8 +376,18 @@ public final class Worker implements Runnable {
         for (int i = 0; i < queueCount; i++) {
             work += pipeline.poll(queues[i], g, nowMillis);
         }
-        fastPath.sweep(g, nowMillis, SWEEP_BUDGET);
+        fastPath.sweep(g, nowMillis, sweepBudget(nowMillis));
         return work;
+    }
+
+    /**
+     * At least {@link #SWEEP_BUDGET} slots, and as many per millisecond since the last sweep: an idle worker that
+     * slept half a second sweeps as far as one that polled every millisecond would have.
+     */
+    private int sweepBudget(int nowMillis) {
+        long owed = (long) (nowMillis - sweptAtMillis) * SWEEP_BUDGET;
+        sweptAtMillis = nowMillis;
+        return (int) Math.clamp(owed, SWEEP_BUDGET, MAX_SWEEP_BUDGET);
     }
 
     private void adoptGeneration(Generation g) {
