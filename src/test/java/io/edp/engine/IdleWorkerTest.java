@@ -3,7 +3,6 @@ package io.edp.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.management.ThreadMXBean;
-import io.edp.engine.nic.Doorbell;
 import io.edp.engine.slowpath.Route;
 import io.edp.engine.worker.Worker;
 import java.lang.management.ManagementFactory;
@@ -19,27 +18,10 @@ class IdleWorkerTest {
     private static final long LONG_SLEEP = Worker.MAX_SLEEP.toNanos();
     private static final Duration SETTLE = Duration.ofSeconds(20);
 
-    /** Waits until every worker is in a sleep of the longest kind: the backoff is over, only a ring wakes it. */
-    static void awaitLongSleep(Engine engine) {
-        for (int w = 0; w < engine.workerCount(); w++) {
-            Doorbell doorbell = engine.doorbell(w);
-            Await.until("worker " + w + " to sleep " + Worker.MAX_SLEEP, () -> doorbell.sleepNanos() == LONG_SLEEP,
-                    SETTLE);
-        }
-    }
-
-    static long wakeups(Engine engine) {
-        long sum = 0;
-        for (int w = 0; w < engine.workerCount(); w++) {
-            sum += engine.doorbell(w).wakeups();
-        }
-        return sum;
-    }
-
     @Test
     void anIdleStandardWorkerWakesAFewTimesASecondAndCostsAlmostNoCpu() {
         try (Engine engine = Engine.start(TestTopology.config(Mode.EDP_STANDARD).build())) {
-            awaitLongSleep(engine);
+            IdleWorkers.awaitLongSleep(engine);
             ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
             long id = engine.workerThreadIds()[0];
             long cpu0 = threads.getThreadCpuTime(id);
@@ -60,14 +42,14 @@ class IdleWorkerTest {
     @Test
     void aSleepingWorkerWakesOnTheFirstFrameTheLoopbackNicPutsOnItsQueue() {
         try (Engine engine = Engine.start(TestTopology.config(Mode.EDP_STANDARD).build())) {
-            awaitLongSleep(engine);
-            long wakeups = wakeups(engine);
+            IdleWorkers.awaitLongSleep(engine);
+            long wakeups = IdleWorkers.wakeups(engine);
             long sent = System.nanoTime();
 
             TestTopology.nic(engine, 0).startTraffic(TestTopology.routed(1, 1));
             Await.until("the frame to be received", () -> engine.stats().rxPackets() == 1, SETTLE);
 
-            assertThat(wakeups(engine)).as("sleeps cut short by the doorbell").isGreaterThan(wakeups);
+            assertThat(IdleWorkers.wakeups(engine)).as("sleeps cut short by the doorbell").isGreaterThan(wakeups);
             assertThat(System.nanoTime() - sent).as("wake-up latency, ns").isLessThan(LONG_SLEEP);
         }
     }
@@ -75,14 +57,14 @@ class IdleWorkerTest {
     @Test
     void aPushWakesASleepingWorkerWithoutTraffic() {
         try (Engine engine = Engine.start(TestTopology.config(Mode.EDP_STANDARD).build())) {
-            awaitLongSleep(engine);
-            long wakeups = wakeups(engine);
+            IdleWorkers.awaitLongSleep(engine);
+            long wakeups = IdleWorkers.wakeups(engine);
 
             EngineConfig next = engine.config().toBuilder()
                     .route(new Route("10.130.0.0/16", TestTopology.GATEWAY_MAC, 2, 20)).build();
             assertThat(engine.apply(next)).isEqualTo(2);
 
-            assertThat(wakeups(engine)).as("sleeps cut short by the push").isGreaterThan(wakeups);
+            assertThat(IdleWorkers.wakeups(engine)).as("sleeps cut short by the push").isGreaterThan(wakeups);
             assertThat(engine.stats().rxPackets()).isZero();
         }
     }
