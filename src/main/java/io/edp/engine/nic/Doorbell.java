@@ -39,6 +39,10 @@ public final class Doorbell implements AutoCloseable {
     private volatile long wakeups;
     /** The length of the sleep in progress, 0 when awake: for tests and the benchmark. */
     private volatile long sleepNanos;
+    /** When the ring that disarmed the owner signalled (System.nanoTime), 0 when none did since it armed. */
+    private volatile long rungAtNanos;
+    /** From the ring that ended the last rung sleep to the owner running again. */
+    private volatile long wakeLatencyNanos;
     private int deafQueues;
 
     /**
@@ -83,6 +87,7 @@ public final class Doorbell implements AutoCloseable {
 
     /** Owner thread: the next {@link #sleep} may begin; poll every source of work once more before it. */
     public void arm() {
+        rungAtNanos = 0;
         sleeper = Thread.currentThread();
         VarHandle.fullFence(); // the arming before the last poll's reads
     }
@@ -98,7 +103,7 @@ public final class Doorbell implements AutoCloseable {
      */
     public void sleep(long nanos) {
         if (sleeper == null) {
-            wakeups++; // rung between arm and now: its signal is pending, the work is there
+            woke(); // rung between arm and now: its signal is pending, the work is there
             return;
         }
         sleepNanos = nanos;
@@ -113,7 +118,15 @@ public final class Doorbell implements AutoCloseable {
         sleepNanos = 0;
         sleeper = null;
         if (woken) {
-            wakeups++;
+            woke();
+        }
+    }
+
+    private void woke() {
+        wakeups++;
+        long rung = rungAtNanos;
+        if (rung != 0) {
+            wakeLatencyNanos = System.nanoTime() - rung;
         }
     }
 
@@ -127,6 +140,7 @@ public final class Doorbell implements AutoCloseable {
         if (s == null || !SLEEPER.compareAndSet(this, s, null)) {
             return;
         }
+        rungAtNanos = System.nanoTime();
         PollSet p = pollSet;
         if (p != null) {
             p.signal();
@@ -138,6 +152,14 @@ public final class Doorbell implements AutoCloseable {
     /** Sleeps that ended before their timeout: rung, or a watched descriptor became readable. Any thread. */
     public long wakeups() {
         return wakeups;
+    }
+
+    /**
+     * From the ring that ended the owner's last rung sleep to the owner running again (its wake-up latency), 0
+     * before the first. Any thread.
+     */
+    public long wakeLatencyNanos() {
+        return wakeLatencyNanos;
     }
 
     /** The length of the sleep in progress, 0 when the owner is awake. Any thread. */

@@ -146,12 +146,12 @@ public final class TrafficGenerator {
                     * MbufPool.DATA_ROOM_BYTES, frameLength[pendingFrom + delivered])) {
                 delivered++;
             }
-            if (delivered > 0) {
-                nic.ringDoorbells();
-            }
             pendingFrom += delivered;
             pending -= delivered;
             sent += delivered;
+            if (delivered > 0) {
+                nic.ringDoorbells();
+            }
             if (pending > 0) {
                 Thread.onSpinWait();
             }
