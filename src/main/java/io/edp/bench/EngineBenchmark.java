@@ -308,10 +308,11 @@ final class EngineBenchmark {
                 the idle worker, median [min–max] of %d rounds, after the traffic stopped:
                   idle %% of a core: the worker thread's CPU time over a %d ms window, once a worker that sleeps
                     reached its longest sleep (%d ms)
-                  wake-up p50/p99: %d single frames %d ms apart; from the loopback NIC's ring of the doorbell
-                    (the frame on the RX ring) to the worker running again; EDP_DEDICATED busy-polls, never sleeps%n""",
+                  wake-up p50/p99: %d single frames, each sent once the worker slept >= %d ms; from the loopback
+                    NIC's ring of the doorbell (the frame on the RX ring) to the worker running again;
+                    EDP_DEDICATED busy-polls, never sleeps%n""",
                 settings.rounds(), settings.windowMillis(), Worker.MAX_SLEEP.toMillis(), EngineCaseRun.WAKE_PROBES,
-                1000 / EngineCaseRun.WAKE_PROBE_RATE);
+                EngineCaseRun.PROBE_SLEEP_NANOS / 1_000_000);
         out.println("| mode | idle % of a core | wake-up p50 µs | wake-up p99 µs |");
         out.println("|---|---:|---:|---:|");
         for (CaseSummary s : measured) {

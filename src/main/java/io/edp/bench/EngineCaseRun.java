@@ -24,8 +24,8 @@ final class EngineCaseRun {
     private static final long LOAD_SAMPLE_MILLIS = 50;
     private static final long SETTLE_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(10);
     static final int WAKE_PROBES = 100;
-    /** Probe frames 5 ms apart: between two, a sleeping worker's backoff reaches sleeps of milliseconds. */
-    static final long WAKE_PROBE_RATE = 200;
+    /** A probe goes out once the worker sleeps this long: without a doorbell it would wait ~half of it. */
+    static final long PROBE_SLEEP_NANOS = 1_000_000;
 
     /**
      * What one window measured. CPU figures are per packet received: {@code workerNsPerPacket} charges the worker
@@ -50,8 +50,8 @@ final class EngineCaseRun {
     }
 
     /**
-     * Single frames put on the wire {@value #WAKE_PROBE_RATE} a second while the worker sleeps between them: the
-     * time from the doorbell's ring (the frame on the RX ring) to the worker running again, p50 and p99 in µs.
+     * Single frames, each put on the wire once the worker sleeps ≥ 1 ms: the time from the doorbell's ring (the
+     * frame on the RX ring) to the worker running again, p50 and p99 in µs, of the sleeps a probe cut short.
      */
     record Wake(int samples, double p50Micros, double p99Micros) {
     }
@@ -116,11 +116,10 @@ final class EngineCaseRun {
         Doorbell doorbell = engine.doorbell(0);
         boolean sleeps = c.mode() != Mode.EDP_DEDICATED;
         long settled = System.nanoTime();
-        while (sleeps ? doorbell.sleepNanos() != Worker.MAX_SLEEP.toNanos() : System.nanoTime() - settled < 200_000_000L) {
-            if (System.nanoTime() - settled > SETTLE_LIMIT_NANOS) {
-                throw new IllegalStateException("the idle worker did not reach its longest sleep in 10 s");
-            }
-            pause(1);
+        if (sleeps) {
+            awaitSleep(doorbell, Worker.MAX_SLEEP.toNanos(), settled);
+        } else {
+            pause(200); // a busy-polling worker has nothing to settle into
         }
         long[] worker = {engine.workerThreadIds()[0]};
         long cpu0 = cpu(worker);
@@ -131,32 +130,47 @@ final class EngineCaseRun {
         return new Idle(wall / 1e9, corePercent, sleeps ? measureWake(engine, c, doorbell) : null);
     }
 
-    /** Sends the probes and records the wake-up latency of each sleep a ring ended. */
+    /**
+     * Puts one frame on the wire at a time, each once the worker sleeps at least {@link #PROBE_SLEEP_NANOS}, and
+     * records the wake-up latency of each sleep a probe cut short.
+     */
     private static Wake measureWake(Engine engine, EngineCase c, Doorbell doorbell) {
-        TrafficGenerator probes = ((LoopbackNic) engine.driver(0))
-                .startTraffic(c.traffic().withFlows(1).withRate(WAKE_PROBE_RATE).withPackets(WAKE_PROBES));
+        LoopbackNic nic = (LoopbackNic) engine.driver(0);
         long[] latencies = new long[WAKE_PROBES];
         int n = 0;
-        long wakeups = doorbell.wakeups();
-        long start = System.nanoTime();
-        while (n < WAKE_PROBES && !(probes.finished() && doorbell.wakeups() == wakeups)) {
-            if (System.nanoTime() - start > SETTLE_LIMIT_NANOS) {
-                throw new IllegalStateException("wake-up probes: " + probes.sent() + " sent in 10 s");
+        for (int probe = 0; probe < WAKE_PROBES; probe++) {
+            long start = System.nanoTime();
+            awaitSleep(doorbell, PROBE_SLEEP_NANOS, start);
+            long wakeups = doorbell.wakeups();
+            TrafficGenerator one = nic.startTraffic(c.traffic().withFlows(1).withPackets(1));
+            while (!one.finished() || doorbell.wakeups() == wakeups && doorbell.sleepNanos() != 0) {
+                requireWithinLimit(start, "wake-up probe " + probe);
+                Thread.yield();
             }
-            long w = doorbell.wakeups();
-            if (w != wakeups) {
-                wakeups = w;
+            one.stop();
+            if (doorbell.wakeups() != wakeups) {
                 latencies[n++] = doorbell.wakeLatencyNanos();
             }
-            pause(1);
         }
-        probes.stop();
         if (n == 0) {
             throw new IllegalStateException("no probe frame found the worker asleep");
         }
         long[] measured = Arrays.copyOf(latencies, n);
         Arrays.sort(measured);
         return new Wake(n, measured[(n - 1) / 2] / 1e3, measured[(int) Math.ceil(0.99 * n) - 1] / 1e3);
+    }
+
+    private static void awaitSleep(Doorbell doorbell, long atLeastNanos, long since) {
+        while (doorbell.sleepNanos() < atLeastNanos) {
+            requireWithinLimit(since, "the idle worker's sleep");
+            Thread.yield();
+        }
+    }
+
+    private static void requireWithinLimit(long since, String what) {
+        if (System.nanoTime() - since > SETTLE_LIMIT_NANOS) {
+            throw new IllegalStateException(what + ": not within 10 s");
+        }
     }
 
     private long cpu(long[] ids) {
