@@ -250,6 +250,7 @@ public final class Worker implements Runnable {
         running = false;
         Thread t = thread;
         if (t == null) {
+            doorbell.close(); // never started (a stepped engine): no thread closes it
             return true;
         }
         doorbell.ring();

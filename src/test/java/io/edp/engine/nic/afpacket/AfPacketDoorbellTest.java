@@ -32,7 +32,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class AfPacketDoorbellTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(20);
-    /** Far beyond the 1 ms retire timeout, far below the 10 s sleep the frame must cut short: a loaded machine. */
+    /**
+     * Far beyond the 1 ms retire timeout (which the kernel rounds up to a jiffy, up to 10 ms), far below the 10 s
+     * sleep the frame must cut short: a loaded machine.
+     */
     private static final long WAKE_MARGIN_NANOS = 100_000_000L;
 
     @RegisterExtension
