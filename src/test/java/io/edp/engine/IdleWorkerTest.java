@@ -3,8 +3,10 @@ package io.edp.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.management.ThreadMXBean;
+import io.edp.engine.nic.Doorbell;
 import io.edp.engine.nic.PortConfig;
 import io.edp.engine.slowpath.Route;
+import io.edp.engine.time.SystemClock;
 import io.edp.engine.worker.Worker;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -97,6 +99,27 @@ class IdleWorkerTest {
 
             assertThat(IdleWorkers.wakeups(engine)).as("sleeps cut short by the push").isGreaterThan(wakeups);
             assertThat(engine.stats().rxPackets()).isZero();
+        }
+    }
+
+    @Test
+    void aWorkerWithAQueueThatCannotRingSleepsAtMostAMillisecond() {
+        StallingNic deaf = new StallingNic();
+        EngineConfig config = TestTopology.config(Mode.EDP_STANDARD)
+                .port(new PortConfig(3, "deaf0", 0, 1, 1, StallingNic.KIND, Map.of())).build();
+        try (Engine engine = Engine.start(config, deaf.drivers(), SystemClock.INSTANCE)) {
+            Doorbell doorbell = engine.doorbell(0);
+            long iterations0 = engine.stats().workers().getFirst().iterations();
+            long longest = 0;
+            long wall0 = System.nanoTime();
+            while (System.nanoTime() - wall0 < 500_000_000L) {
+                longest = Math.max(longest, doorbell.sleepNanos());
+                Thread.yield();
+            }
+
+            assertThat(longest).as("longest sleep, ns").isPositive().isLessThanOrEqualTo(1_000_000);
+            assertThat(engine.stats().workers().getFirst().iterations() - iterations0)
+                    .as("iterations in half a second (in 0.5 s sleeps: one or two)").isGreaterThan(10);
         }
     }
 
