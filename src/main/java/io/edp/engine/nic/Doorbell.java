@@ -5,7 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A worker's doorbell: how a NIC (or the control side) wakes the worker when it parks, as a NIC's interrupt wakes
+ * A worker's doorbell: how a NIC (or the control side) wakes the worker when it sleeps, as a NIC's interrupt wakes
  * a driver in interrupt mode. The worker {@link #attach attaches} each RX queue it polls; a driver that can signal
  * keeps the doorbell: the loopback NIC {@link #ring rings} it after putting frames on an RX queue, the af_packet
  * driver {@link #watch gives it} the queue's socket descriptor. A worker whose queues all have a doorbell may sleep
