@@ -1,6 +1,7 @@
 package io.edp.bench;
 
 import io.edp.bench.EngineCaseRun.Measurement;
+import io.edp.engine.worker.Worker;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -58,8 +59,9 @@ final class EngineBenchmark {
         }
     }
 
+    /** {@code idle}: the idle worker's figures, empty when the case does not measure idling. */
     record CaseSummary(String caseId, String mode, int descriptorBytes, int frameBytes, int flows,
-            boolean onePair, Map<String, Spread> figures) {
+            boolean onePair, Map<String, Spread> figures, Map<String, Spread> idle) {
     }
 
     record Report(String command, String startedAt, int rounds, long warmUpMillis, long windowMillis,
@@ -82,6 +84,12 @@ final class EngineBenchmark {
             new Figure("copy_gbps", "copy Gbps", "%.2f", Measurement::copyGbps),
             new Figure("alloc_bytes_per_packet", "alloc B/pkt", "%.2f", Measurement::allocBytesPerPacket),
             new Figure("runnable_tasks", "runnable", "%.1f", Measurement::runnableTasks));
+
+    /** The idle worker's columns, of the cases that measure it ({@link EngineCaseRun.Idle}). */
+    private static final List<Figure> IDLE_FIGURES = List.of(
+            new Figure("idle_core_percent", "idle % of a core", "%.3f", m -> m.idle().corePercent()),
+            new Figure("wake_p50_us", "wake-up p50 µs", "%.1f", m -> m.idle().wake().p50Micros()),
+            new Figure("wake_p99_us", "wake-up p99 µs", "%.1f", m -> m.idle().wake().p99Micros()));
 
     private final Settings settings;
     private final List<String> programArguments;
@@ -171,13 +179,14 @@ final class EngineBenchmark {
                 }
                 boolean disturbed = m.runnableTasks() > DISTURBED_ABOVE;
                 runs.add(new Run(round, c.id(), disturbed, m));
-                out.printf(Locale.ROOT, "worker %.1f ns/pkt, pipeline %.1f ns/pkt, %.2f Mpps, runnable %.1f%s%n",
-                        m.workerNsPerPacket(), m.pipelineNsPerPacket(), m.mpps(), m.runnableTasks(),
+                out.printf(Locale.ROOT, "worker %.1f ns/pkt, pipeline %.1f ns/pkt, %.2f Mpps, runnable %.1f%s%s%n",
+                        m.workerNsPerPacket(), m.pipelineNsPerPacket(), m.mpps(), m.runnableTasks(), idleLine(m),
                         disturbed ? "  DISTURBED: other work competed for the CPUs" : "");
             }
         }
         List<CaseSummary> summary = summarize(runs);
         printTable(summary);
+        printIdleTable(summary);
         printComparisons(runs);
         long disturbed = runs.stream().filter(Run::disturbed).count();
         if (disturbed > 0) {
@@ -211,8 +220,14 @@ final class EngineBenchmark {
             }
             Measurement first = runs.stream().filter(r -> r.caseId().equals(c.id())).findFirst().orElseThrow()
                     .measurement();
+            Map<String, Spread> idle = new LinkedHashMap<>();
+            if (first.idle() != null) {
+                for (Figure f : first.idle().wake() == null ? IDLE_FIGURES.subList(0, 1) : IDLE_FIGURES) {
+                    idle.put(f.name(), Spread.of(perRound(runs, c.id(), f.value())));
+                }
+            }
             summary.add(new CaseSummary(c.id(), c.mode().name(), first.descriptorBytes(), c.frameBytes(), c.flows(),
-                    c.onePair(), figures));
+                    c.onePair(), figures, idle));
         }
         return summary;
     }
@@ -269,6 +284,46 @@ final class EngineBenchmark {
                 }
                 out.println(rule);
             }
+        }
+    }
+
+    private static String idleLine(Measurement m) {
+        EngineCaseRun.Idle idle = m.idle();
+        if (idle == null) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "; idle %.3f %% of a core%s", idle.corePercent(), idle.wake() == null
+                ? " (busy-polls)" : String.format(Locale.ROOT, ", wake-up p50 %.1f µs p99 %.1f µs (%d probes)",
+                        idle.wake().p50Micros(), idle.wake().p99Micros(), idle.wake().samples()));
+    }
+
+    /** The idle worker: what it costs once the traffic stopped, and how fast a frame wakes it. */
+    private void printIdleTable(List<CaseSummary> summary) {
+        List<CaseSummary> measured = summary.stream().filter(s -> !s.idle().isEmpty()).toList();
+        if (measured.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.printf(Locale.ROOT, """
+                the idle worker, median [min–max] of %d rounds, after the traffic stopped:
+                  idle %% of a core: the worker thread's CPU time over a %d ms window, once a worker that sleeps
+                    reached its longest sleep (%d ms)
+                  wake-up p50/p99: %d single frames, each sent once the worker slept >= %d ms; from the loopback
+                    NIC's ring of the doorbell (the frame on the RX ring) to the worker running again;
+                    EDP_DEDICATED busy-polls, never sleeps%n""",
+                settings.rounds(), settings.windowMillis(), Worker.MAX_SLEEP.toMillis(), EngineCaseRun.WAKE_PROBES,
+                EngineCaseRun.PROBE_SLEEP_NANOS / 1_000_000);
+        out.println("| mode | idle % of a core | wake-up p50 µs | wake-up p99 µs |");
+        out.println("|---|---:|---:|---:|");
+        for (CaseSummary s : measured) {
+            StringBuilder line = new StringBuilder("| " + s.mode() + " |");
+            for (Figure f : IDLE_FIGURES) {
+                Spread v = s.idle().get(f.name());
+                line.append(' ').append(v == null ? "busy-polls" : String.format(Locale.ROOT,
+                        f.format() + " [" + f.format() + "–" + f.format() + "]", v.median(), v.min(), v.max()))
+                        .append(" |");
+            }
+            out.println(line);
         }
     }
 

@@ -103,6 +103,11 @@ record EngineCase(String id, Mode mode, int descriptorBytes, int frameBytes, int
                 : profile.withAddresses("10.0.0.0", "10.128.0.0", ROUTES);
     }
 
+    /** The three modes on their plain 64-byte case also measure the idle worker (cost and wake-up latency). */
+    boolean measuresIdle() {
+        return frameBytes == 64 && flows == FLOWS && !onePair && descriptorBytes == 0 && verifierSampleRate == 0;
+    }
+
     /** How the table names the flows: their count, whether they share one pair of addresses, whether verified. */
     String flowsLabel() {
         return String.format(java.util.Locale.ROOT, "%,d%s%s", flows, onePair ? " (1 pair)" : "",

@@ -2,20 +2,30 @@ package io.edp.bench;
 
 import io.edp.engine.Engine;
 import io.edp.engine.EngineStats;
+import io.edp.engine.Mode;
+import io.edp.engine.nic.Doorbell;
 import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.nic.loopback.TrafficGenerator;
+import io.edp.engine.worker.Worker;
 import java.lang.management.ManagementFactory;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
  * One round of one {@link EngineCase}, in the JVM {@code bench engine} forked for it: starts the engine and the
  * loopback traffic generator (its own thread: it builds each frame and copies it into a buffer the worker
  * posted, as a NIC's DMA would), warms up until every flow is installed and tracked, then measures one window.
+ * A case that {@link EngineCase#measuresIdle() measures idling} then stops the traffic and measures what the idle
+ * worker costs and how fast single frames wake it.
  */
 final class EngineCaseRun {
 
     private static final long WARM_UP_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final long LOAD_SAMPLE_MILLIS = 50;
+    private static final long SETTLE_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(10);
+    static final int WAKE_PROBES = 100;
+    /** A probe goes out once the worker sleeps this long: without a doorbell it would wait ~half of it. */
+    static final long PROBE_SLEEP_NANOS = 1_000_000;
 
     /**
      * What one window measured. CPU figures are per packet received: {@code workerNsPerPacket} charges the worker
@@ -28,7 +38,22 @@ final class EngineCaseRun {
     record Measurement(String mode, int descriptorBytes, int frameBytes, int flows, boolean onePair,
             double windowSeconds, long packets, double mpps, double workerNsPerPacket, double pipelineNsPerPacket,
             double workerPacketsPerCoreSecond, double copyGbps, double hitRate, double allocBytesPerPacket,
-            double busyNsPerPacket, double packetsPerPoll, double runnableTasks, double loadAverage) {
+            double busyNsPerPacket, double packetsPerPoll, double runnableTasks, double loadAverage, Idle idle) {
+    }
+
+    /**
+     * The worker after the traffic stopped: {@code corePercent}, its thread's CPU time over a window in which it
+     * idled (for a worker that sleeps, once it reached its longest sleep), in % of a core; {@code wake} null when
+     * it never sleeps (EDP_DEDICATED).
+     */
+    record Idle(double windowSeconds, double corePercent, Wake wake) {
+    }
+
+    /**
+     * Single frames, each put on the wire once the worker sleeps ≥ 1 ms: the time from the doorbell's ring (the
+     * frame on the RX ring) to the worker running again, p50 and p99 in µs, of the sleeps a probe cut short.
+     */
+    record Wake(int samples, double p50Micros, double p99Micros) {
     }
 
     private final com.sun.management.ThreadMXBean threads =
@@ -68,6 +93,7 @@ final class EngineCaseRun {
             long alloc = allocated(workers) - alloc0;
             EngineStats after = engine.stats();
             generator.stop();
+            Idle idle = c.measuresIdle() ? measureIdle(engine, c, windowMillis) : null;
             long packets = after.rxPackets() - before.rxPackets();
             if (packets <= 0) {
                 throw new IllegalStateException("the worker received no packet in the window");
@@ -82,7 +108,68 @@ final class EngineCaseRun {
                     (double) workerCpu / packets, (double) pipelineCpu / packets, packets * 1e9 / workerCpu,
                     (w1.rxBytes() - w0.rxBytes()) * 8.0 / wall, hits + slow == 0 ? 0 : (double) hits / (hits + slow),
                     (double) alloc / packets, (double) (w1.busyNanos() - w0.busyNanos()) / packets,
-                    (double) packets / polls, (double) runnable / samples, MachineLoad.read().oneMinute());
+                    (double) packets / polls, (double) runnable / samples, MachineLoad.read().oneMinute(), idle);
+        }
+    }
+
+    private Idle measureIdle(Engine engine, EngineCase c, long windowMillis) {
+        Doorbell doorbell = engine.doorbell(0);
+        boolean sleeps = c.mode() != Mode.EDP_DEDICATED;
+        long settled = System.nanoTime();
+        if (sleeps) {
+            awaitSleep(doorbell, Worker.MAX_SLEEP.toNanos(), settled);
+        } else {
+            pause(200); // a busy-polling worker has nothing to settle into
+        }
+        long[] worker = {engine.workerThreadIds()[0]};
+        long cpu0 = cpu(worker);
+        long wall0 = System.nanoTime();
+        pause(windowMillis);
+        long wall = System.nanoTime() - wall0;
+        double corePercent = 100.0 * (cpu(worker) - cpu0) / wall;
+        return new Idle(wall / 1e9, corePercent, sleeps ? measureWake(engine, c, doorbell) : null);
+    }
+
+    /**
+     * Puts one frame on the wire at a time, each once the worker sleeps at least {@link #PROBE_SLEEP_NANOS}, and
+     * records the wake-up latency of each sleep a probe cut short.
+     */
+    private static Wake measureWake(Engine engine, EngineCase c, Doorbell doorbell) {
+        LoopbackNic nic = (LoopbackNic) engine.driver(0);
+        long[] latencies = new long[WAKE_PROBES];
+        int n = 0;
+        for (int probe = 0; probe < WAKE_PROBES; probe++) {
+            long start = System.nanoTime();
+            awaitSleep(doorbell, PROBE_SLEEP_NANOS, start);
+            long wakeups = doorbell.wakeups();
+            TrafficGenerator one = nic.startTraffic(c.traffic().withFlows(1).withPackets(1));
+            while (!one.finished() || doorbell.wakeups() == wakeups && doorbell.sleepNanos() != 0) {
+                requireWithinLimit(start, "wake-up probe " + probe);
+                Thread.yield();
+            }
+            one.stop();
+            if (doorbell.wakeups() != wakeups) {
+                latencies[n++] = doorbell.wakeLatencyNanos();
+            }
+        }
+        if (n == 0) {
+            throw new IllegalStateException("no probe frame found the worker asleep");
+        }
+        long[] measured = Arrays.copyOf(latencies, n);
+        Arrays.sort(measured);
+        return new Wake(n, measured[(n - 1) / 2] / 1e3, measured[(int) Math.ceil(0.99 * n) - 1] / 1e3);
+    }
+
+    private static void awaitSleep(Doorbell doorbell, long atLeastNanos, long since) {
+        while (doorbell.sleepNanos() < atLeastNanos) {
+            requireWithinLimit(since, "the idle worker's sleep");
+            Thread.yield();
+        }
+    }
+
+    private static void requireWithinLimit(long since, String what) {
+        if (System.nanoTime() - since > SETTLE_LIMIT_NANOS) {
+            throw new IllegalStateException(what + ": not within 10 s");
         }
     }
 

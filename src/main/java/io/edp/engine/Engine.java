@@ -1,6 +1,7 @@
 package io.edp.engine;
 
 import io.edp.engine.mbuf.MbufPool;
+import io.edp.engine.nic.Doorbell;
 import io.edp.engine.nic.NicDriver;
 import io.edp.engine.nic.NicDrivers;
 import io.edp.engine.nic.PortConfig;
@@ -379,6 +380,11 @@ public final class Engine implements AutoCloseable {
     /** The connection table, to hand over to the engine that replaces this one. */
     public ConnectionTable connections() {
         return connections;
+    }
+
+    /** What worker {@code worker} sleeps on when idle: the sleep in progress and the sleeps cut short. */
+    public Doorbell doorbell(int worker) {
+        return workers[worker].doorbell();
     }
 
     public int workerCount() {

@@ -51,7 +51,7 @@ final class WorkerGroup {
     }
 
     /**
-     * Waits until {@code done} holds for every worker, waking parked ones; throws as soon as one is dead, or when
+     * Waits until {@code done} holds for every worker, ringing sleeping ones; throws as soon as one is dead, or when
      * {@link Worker#RESPONSE_DEADLINE} has passed, naming the worker and its health.
      */
     private void awaitWorkers(String what, Predicate<Worker> done) {

@@ -21,14 +21,7 @@ class EngineBenchmarkTest {
 
     @Test
     void casesRunInterleavedInJvmsOfTheirOwnAndEveryRoundIsKept() throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Dedp.bench.flag=kept", "-cp", System.getProperty("java.class.path"),
-                "io.edp.EdpApplication", "bench", "engine", "--quick", "--rounds=2", "--cases=floor,legacy-desc128-64"));
-        Process process = new ProcessBuilder(command).directory(workingDirectory.toFile()).redirectErrorStream(true)
-                .start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(5, TimeUnit.MINUTES)).isTrue();
-        assertThat(process.exitValue()).as(output).isZero();
+        String output = benchEngine("--rounds=2", "--cases=floor,legacy-desc128-64");
 
         assertThat(output).contains("round 1/2, case 1/2 (floor): EDP_STANDARD 64 B, flows 1 ...")
                 .contains("round 2/2, case 2/2 (legacy-desc128-64): LEGACY 64 B, flows 125,000 ...");
@@ -46,5 +39,37 @@ class EngineBenchmarkTest {
         JsonNode workerNs = legacy.get("figures").get("worker_ns_per_packet");
         assertThat(workerNs.get("median").asDouble()).isBetween(workerNs.get("min").asDouble(),
                 workerNs.get("max").asDouble());
+    }
+
+    @Test
+    void theIdleWorkerOfEachModeIsMeasuredOnceTheTrafficStops() throws Exception {
+        String output = benchEngine("--rounds=1", "--cases=standard-64,dedicated-64");
+
+        assertThat(output).contains("| mode | idle % of a core | wake-up p50 µs | wake-up p99 µs |")
+                .contains("| EDP_DEDICATED |").contains("busy-polls |");
+        JsonNode runs = JsonMapper.builder().build()
+                .readTree(Files.readString(workingDirectory.resolve("target/bench/engine.json"))).get("runs");
+        JsonNode standard = runs.get(0).get("measurement").get("idle");
+        assertThat(standard.get("core_percent").asDouble()).as("a sleeping worker, %% of a core").isLessThan(1);
+        assertThat(standard.get("wake").get("samples").asInt()).isPositive();
+        assertThat(standard.get("wake").get("p50_micros").asDouble()).isPositive()
+                .isLessThanOrEqualTo(standard.get("wake").get("p99_micros").asDouble());
+        JsonNode dedicated = runs.get(1).get("measurement").get("idle");
+        assertThat(dedicated.get("core_percent").asDouble()).as("a busy-polling worker, %% of a core").isGreaterThan(1);
+        assertThat(dedicated.get("wake").isNull()).isTrue();
+    }
+
+    /** Runs {@code bench engine --quick} with {@code options} in the working directory; returns what it printed. */
+    private String benchEngine(String... options) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Dedp.bench.flag=kept", "-cp", System.getProperty("java.class.path"),
+                "io.edp.EdpApplication", "bench", "engine", "--quick"));
+        command.addAll(List.of(options));
+        Process process = new ProcessBuilder(command).directory(workingDirectory.toFile()).redirectErrorStream(true)
+                .start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(5, TimeUnit.MINUTES)).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+        return output;
     }
 }

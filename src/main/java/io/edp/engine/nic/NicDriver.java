@@ -39,6 +39,19 @@ public interface NicDriver extends AutoCloseable {
     default void vnicsChanged(List<VnicAddress> vnics) {
     }
 
+    /**
+     * Owner thread of {@code rxQueue}: from now on wake {@code doorbell} when frames arrive on the queue (ring it,
+     * or {@link Doorbell#watch watch} a descriptor); false when this NIC cannot signal (its poller must not sleep).
+     */
+    default boolean attachDoorbell(int rxQueue, Doorbell doorbell) {
+        return false;
+    }
+
+    /** Owner thread: undoes {@link #attachDoorbell}; returns what it returned. */
+    default boolean detachDoorbell(int rxQueue, Doorbell doorbell) {
+        return false;
+    }
+
     @Override
     void close();
 }

@@ -11,6 +11,11 @@ public final class BusySpinIdleStrategy implements IdleStrategy {
     }
 
     @Override
+    public boolean sleepsNext() {
+        return false;
+    }
+
+    @Override
     public void reset() {
     }
 }

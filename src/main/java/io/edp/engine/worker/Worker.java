@@ -5,6 +5,7 @@ import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.mbuf.MbufPool;
 import io.edp.engine.metrics.Counters;
+import io.edp.engine.nic.Doorbell;
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.reject.RejectReplies;
 import io.edp.engine.slowpath.ActionTable;
@@ -15,7 +16,6 @@ import io.edp.engine.verifier.FlowVerifier;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -34,8 +34,12 @@ import java.util.function.Supplier;
  * A worker cannot wedge its engine: its duty cycle catches every {@link Throwable} ({@link WorkerFaults} counts,
  * logs and survives all but a {@link VirtualMachineError}), frees what a failed burst held, and every wait of the
  * control side on it has a deadline ({@link #RESPONSE_DEADLINE}). {@link #health} tells a worker whose thread died
- * from one that stalled (began no iteration for {@link #STALL_THRESHOLD}; an idle worker parks at most 1 ms at a
- * time, so a healthy one begins hundreds of iterations a second).
+ * from one that stalled (began no iteration for {@link #STALL_THRESHOLD}; an idle worker sleeps at most
+ * {@link #MAX_SLEEP} at a time, so a healthy one begins an iteration at least twice a second).
+ * <p>
+ * An idle EDP_STANDARD or LEGACY worker sleeps on its {@link Doorbell}: before a cycle that may end in a sleep it
+ * arms the doorbell, so whatever arrives during that cycle — frames (the NIC rings), a task, a generation or a stop
+ * (the control side rings through {@link #wake}) — is either seen by the cycle or ends the sleep.
  */
 public final class Worker implements Runnable {
 
@@ -56,9 +60,13 @@ public final class Worker implements Runnable {
     public static final Duration RESPONSE_DEADLINE = Duration.ofSeconds(5);
     /** A running worker that begins no iteration for this long is reported STALLED. */
     public static final Duration STALL_THRESHOLD = Duration.ofSeconds(2);
+    /** The longest sleep of an idle worker whose queues all ring: a quarter of the stall threshold. */
+    public static final Duration MAX_SLEEP = Duration.ofMillis(500);
 
     private static final String ENGINE_PACKAGE = "io.edp.engine.";
+    /** Flow-cache slots swept per iteration and per millisecond: a worker that slept sweeps what it owes. */
     private static final int SWEEP_BUDGET = 16;
+    private static final int MAX_SWEEP_BUDGET = 1 << 17;
     private static final int ACTION_TABLE_CAPACITY = FlowCache.MAX_ACTIONS;
 
     private final int id;
@@ -76,7 +84,8 @@ public final class Worker implements Runnable {
     private final BurstPipeline pipeline;
     private final WorkerMailbox mailbox = new WorkerMailbox();
     private final BusySpinIdleStrategy busySpin = new BusySpinIdleStrategy();
-    private final BackoffIdleStrategy backoff = BackoffIdleStrategy.standard();
+    private final Doorbell doorbell = new Doorbell();
+    private final BackoffIdleStrategy backoff = BackoffIdleStrategy.standard(doorbell);
     private final WorkerFaults faults;
     private final FlowVerifier verifier;
     private final long startedNanos;
@@ -85,6 +94,7 @@ public final class Worker implements Runnable {
     private int queueCount;
     private Generation generation;
     private IdleStrategy idle = backoff;
+    private int sweptAtMillis;
 
     private volatile long epoch;
     private volatile int adoptedGeneration;
@@ -240,9 +250,10 @@ public final class Worker implements Runnable {
         running = false;
         Thread t = thread;
         if (t == null) {
+            doorbell.close(); // never started (a stepped engine): no thread closes it
             return true;
         }
-        LockSupport.unpark(t);
+        doorbell.ring();
         try {
             return t.join(RESPONSE_DEADLINE);
         } catch (InterruptedException e) {
@@ -251,11 +262,14 @@ public final class Worker implements Runnable {
         }
     }
 
-    /** Ends any park so the next iteration starts now (a publish wants its grace period). */
+    /** Ends any sleep so the next iteration starts now (a publish wants its grace period, a task its run). */
     public void wake() {
-        if (thread != null) {
-            LockSupport.unpark(thread);
-        }
+        doorbell.ring();
+    }
+
+    /** What the worker sleeps on when idle: its sleeps, and the rings that ended them. */
+    public Doorbell doorbell() {
+        return doorbell;
     }
 
     /**
@@ -289,12 +303,14 @@ public final class Worker implements Runnable {
         queues = Arrays.copyOf(queues, queueCount + 1);
         queues[queueCount++] = queue;
         queue.owner(id);
+        doorbell.attach(queue.driver(), queue.queue());
     }
 
     /** Stops polling {@code queue}; worker thread (through {@link #execute}). */
     public void release(RxQueue queue) {
         for (int i = 0; i < queueCount; i++) {
             if (queues[i] == queue) {
+                doorbell.detach(queue.driver(), queue.queue());
                 queues[i] = queues[--queueCount];
                 queues[queueCount] = null;
                 return;
@@ -316,7 +332,7 @@ public final class Worker implements Runnable {
         try {
             while (running) {
                 try {
-                    idle.idle(doWork());
+                    cycle();
                 } catch (Throwable t) {
                     faults.caught(t);
                 }
@@ -326,6 +342,23 @@ public final class Worker implements Runnable {
             throw t; // a process-wide uncaught-exception handler sees it too
         } finally {
             mbufs.flush();
+            doorbell.close();
+        }
+    }
+
+    /** One duty cycle and what its emptiness costs; the doorbell is armed before a cycle that may end asleep. */
+    private void cycle() {
+        IdleStrategy before = idle;
+        boolean armed = before.sleepsNext();
+        if (armed) {
+            doorbell.arm();
+        }
+        int work = doWork();
+        if (armed && (work > 0 || !running || idle != before)) {
+            doorbell.disarm(); // no sleep follows (a sleep without arming returns at once)
+        }
+        if (running) {
+            idle.idle(work);
         }
     }
 
@@ -344,8 +377,18 @@ public final class Worker implements Runnable {
         for (int i = 0; i < queueCount; i++) {
             work += pipeline.poll(queues[i], g, nowMillis);
         }
-        fastPath.sweep(g, nowMillis, SWEEP_BUDGET);
+        fastPath.sweep(g, nowMillis, sweepBudget(nowMillis));
         return work;
+    }
+
+    /**
+     * At least {@link #SWEEP_BUDGET} slots, and as many per millisecond since the last sweep: an idle worker that
+     * slept half a second sweeps as far as one that polled every millisecond would have.
+     */
+    private int sweepBudget(int nowMillis) {
+        long owed = (long) (nowMillis - sweptAtMillis) * SWEEP_BUDGET;
+        sweptAtMillis = nowMillis;
+        return (int) Math.clamp(owed, SWEEP_BUDGET, MAX_SWEEP_BUDGET);
     }
 
     private void adoptGeneration(Generation g) {

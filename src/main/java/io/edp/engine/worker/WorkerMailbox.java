@@ -57,7 +57,7 @@ final class WorkerMailbox {
                         + " a control task within " + Worker.RESPONSE_DEADLINE.toSeconds() + " s"
                         + (health.isRunning() ? "" : " (" + health.reason() + ")"));
             }
-            LockSupport.unpark(thread);
+            worker.wake();
             LockSupport.parkNanos(20_000);
         }
         if (task.failure instanceof RuntimeException e) {

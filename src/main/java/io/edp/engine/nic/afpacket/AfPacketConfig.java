@@ -6,15 +6,20 @@ package io.edp.engine.nic.afpacket;
  *
  * @param rxBlockBytes size of one TPACKET_V3 RX block: a power of two, at least a page
  * @param rxBlockCount blocks per RX queue; rxBlockBytes × rxBlockCount is the ring each queue maps
+ * @param rxBlockTimeoutMillis the block-retire timeout: a block that is not full is handed over (and a worker
+ *                     asleep in poll(2) woken) this long after it was opened, so it bounds the latency of a trickle
  * @param txFrameCount 2 KiB frames per TX queue, a power of two
  * @param promiscuous  receive frames for any destination MAC (a data path forwards other hosts' frames)
  * @param qdiscBypass  PACKET_QDISC_BYPASS: hand frames straight to the driver, skipping tc and packet taps
  */
 public record AfPacketConfig(String interfaceName, int rxQueues, int txQueues, int rxBlockBytes, int rxBlockCount,
-        int txFrameCount, boolean promiscuous, boolean qdiscBypass) {
+        int rxBlockTimeoutMillis, int txFrameCount, boolean promiscuous, boolean qdiscBypass) {
 
     public static final int DEFAULT_RX_BLOCK_BYTES = 1 << 18;
     public static final int DEFAULT_RX_BLOCK_COUNT = 64;
+    public static final int DEFAULT_RX_BLOCK_TIMEOUT_MILLIS = 1;
+    /** The kernel takes any positive timeout; beyond a second a trickle would wait longer than any client. */
+    public static final int MAX_RX_BLOCK_TIMEOUT_MILLIS = 1000;
     public static final int DEFAULT_TX_FRAME_COUNT = 1024;
     private static final int PAGE = 4096;
     private static final int MAX_QUEUES = 64;
@@ -29,6 +34,7 @@ public record AfPacketConfig(String interfaceName, int rxQueues, int txQueues, i
             throw new IllegalArgumentException("rxBlockBytes must be a power of two of at least " + PAGE + ": " + rxBlockBytes);
         }
         requireRange("rxBlockCount", rxBlockCount, 2, 1 << 16);
+        requireRange("rxBlockTimeoutMillis", rxBlockTimeoutMillis, 1, MAX_RX_BLOCK_TIMEOUT_MILLIS);
         if (txFrameCount < 2 || txFrameCount > 1 << 20 || Integer.bitCount(txFrameCount) != 1) {
             throw new IllegalArgumentException("txFrameCount must be a power of two in [2, 2^20]: " + txFrameCount);
         }
@@ -37,7 +43,7 @@ public record AfPacketConfig(String interfaceName, int rxQueues, int txQueues, i
     /** {@code queues} RX and TX queues, default rings, promiscuous, through the qdisc. */
     public static AfPacketConfig of(String interfaceName, int queues) {
         return new AfPacketConfig(interfaceName, queues, queues, DEFAULT_RX_BLOCK_BYTES, DEFAULT_RX_BLOCK_COUNT,
-                DEFAULT_TX_FRAME_COUNT, true, false);
+                DEFAULT_RX_BLOCK_TIMEOUT_MILLIS, DEFAULT_TX_FRAME_COUNT, true, false);
     }
 
     private static void requireRange(String what, int value, int min, int max) {

@@ -28,6 +28,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.mbuf.MbufPool;
+import io.edp.engine.nic.Doorbell;
 import io.edp.engine.nic.NicDriver;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -39,7 +40,9 @@ import java.lang.foreign.MemorySegment;
  * PACKET_FANOUT group in hash mode, so the kernel spreads flows over the queues as RSS spreads them over a
  * NIC's queues (each flow stays on one queue). Each TX queue is a TX-only socket (bound with protocol 0, so it
  * receives nothing) with a TPACKET_V2 ring kicked once per burst. RX sockets ignore frames this host sends
- * (PACKET_IGNORE_OUTGOING), so what the engine transmits never comes back in. See docs/afpacket.md.
+ * (PACKET_IGNORE_OUTGOING), so what the engine transmits never comes back in. A worker that sleeps waits in
+ * poll(2) on its RX sockets (through its {@link Doorbell}): the kernel wakes it when a block is retired, full or
+ * after the block-retire timeout. See docs/afpacket.md.
  */
 public final class AfPacketDriver implements NicDriver {
 
@@ -47,8 +50,6 @@ public final class AfPacketDriver implements NicDriver {
     private static final int TX_BLOCK_BYTES = 4096;
     /** The frame size V3 asks for only bounds one frame; blocks pack frames by their real length. */
     private static final int RX_FRAME_BYTES = 2048;
-    /** A block that is not full is handed over after this long, so a trickle of frames is not held back. */
-    private static final int RX_BLOCK_TIMEOUT_MILLIS = 1;
 
     private final AfPacketConfig config;
     private final MbufPool pool;
@@ -56,6 +57,8 @@ public final class AfPacketDriver implements NicDriver {
     private final PacketSocket[] rxSockets;
     private final PacketSocket[] txSockets;
     private final RxRing[] rxRings;
+    /** The RX sockets' descriptors, kept past close so a late detach still unwatches the right one. */
+    private final int[] rxFds;
     private final TxRing[] txRings;
     private long rxRingDrops;
 
@@ -65,6 +68,7 @@ public final class AfPacketDriver implements NicDriver {
         this.rxSockets = new PacketSocket[config.rxQueues()];
         this.txSockets = new PacketSocket[config.txQueues()];
         this.rxRings = new RxRing[config.rxQueues()];
+        this.rxFds = new int[config.rxQueues()];
         this.txRings = new TxRing[config.txQueues()];
     }
 
@@ -97,6 +101,7 @@ public final class AfPacketDriver implements NicDriver {
             for (int q = 0; q < rxRings.length; q++) {
                 PacketSocket socket = PacketSocket.open(name, arena);
                 rxSockets[q] = socket;
+                rxFds[q] = socket.fd();
                 if (q == 0) {
                     socket.requireUp(setup);
                 }
@@ -126,7 +131,7 @@ public final class AfPacketDriver implements NicDriver {
         REQ_BLOCK_NR.set(request, 0L, config.rxBlockCount());
         REQ_FRAME_SIZE.set(request, 0L, RX_FRAME_BYTES);
         REQ_FRAME_NR.set(request, 0L, config.rxBlockBytes() / RX_FRAME_BYTES * config.rxBlockCount());
-        REQ_RETIRE_BLK_TOV.set(request, 0L, RX_BLOCK_TIMEOUT_MILLIS);
+        REQ_RETIRE_BLK_TOV.set(request, 0L, config.rxBlockTimeoutMillis());
         REQ_FEATURE_REQ_WORD.set(request, 0L, TP_FT_REQ_FILL_RXHASH);
         socket.setOption(PACKET_RX_RING, request, "PACKET_RX_RING");
         MemorySegment ring = socket.map((long) config.rxBlockBytes() * config.rxBlockCount(), arena);
@@ -181,6 +186,19 @@ public final class AfPacketDriver implements NicDriver {
     @Override
     public int rxBurst(int rxQueue, MbufCache cache, int[] mbufs, int max) {
         return rxRings[rxQueue].receive(cache, mbufs, max);
+    }
+
+    /** The queue's socket becomes readable when the kernel hands over a block: the doorbell waits on it. */
+    @Override
+    public boolean attachDoorbell(int rxQueue, Doorbell doorbell) {
+        doorbell.watch(rxFds[rxQueue]);
+        return true;
+    }
+
+    @Override
+    public boolean detachDoorbell(int rxQueue, Doorbell doorbell) {
+        doorbell.unwatch(rxFds[rxQueue]);
+        return true;
     }
 
     @Override

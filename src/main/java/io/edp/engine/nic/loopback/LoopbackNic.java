@@ -3,6 +3,7 @@ package io.edp.engine.nic.loopback;
 import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.mbuf.MbufPool;
+import io.edp.engine.nic.Doorbell;
 import io.edp.engine.nic.NicDriver;
 import io.edp.engine.nic.RxSteering;
 import io.edp.engine.nic.VnicAddress;
@@ -17,6 +18,9 @@ import java.util.List;
  * hands back the buffer with its length and RSS hash. The driver then fills in the descriptor on the worker's
  * thread. So a descriptor never leaves the worker's core; only frame bytes cross from the wire's core. Every TX
  * queue ends in this port's {@link TrafficSink}.
+ * <p>
+ * The wire rings the {@link Doorbell} of each RX queue it put frames on once per burst (a fence and a read; a
+ * wake-up only when the worker sleeps), as a NIC raises one interrupt for a batch of descriptors.
  */
 public final class LoopbackNic implements NicDriver {
 
@@ -52,6 +56,10 @@ public final class LoopbackNic implements NicDriver {
         final int[] post;
         /** Buffers posted to the fill ring and not yet received back: the wire owns them. */
         int outstanding;
+        /** The polling worker's doorbell, null when none is attached. */
+        volatile Doorbell doorbell;
+        /** The wire's: frames went onto the RX ring since it last rang. */
+        boolean unrung;
 
         WireQueue(MbufPool pool, int ringSize) {
             fill = new SpscIntRing(ringSize);
@@ -141,7 +149,9 @@ public final class LoopbackNic implements NicDriver {
      * only one producer thread at a time.
      */
     public synchronized boolean inject(MemorySegment frame, long offset, int length) {
-        return deliver(frame, offset, length);
+        boolean delivered = deliver(frame, offset, length);
+        ringDoorbells();
+        return delivered;
     }
 
     /**
@@ -163,6 +173,32 @@ public final class LoopbackNic implements NicDriver {
                 length);
         long hash = steering.rxHash(frame, offset, length);
         q.rx.offer(index, hash << 32 | length); // never full: it holds at most the buffers that were posted
+        q.unrung = true;
+        return true;
+    }
+
+    /** The wire, after a burst: wakes the worker of every RX queue it put frames on since the last ring. */
+    void ringDoorbells() {
+        for (WireQueue q : queues) {
+            if (q.unrung) {
+                q.unrung = false;
+                Doorbell d = q.doorbell;
+                if (d != null) {
+                    d.ring();
+                }
+            }
+        }
+    }
+
+    @Override
+    public boolean attachDoorbell(int rxQueue, Doorbell doorbell) {
+        queues[rxQueue].doorbell = doorbell;
+        return true;
+    }
+
+    @Override
+    public boolean detachDoorbell(int rxQueue, Doorbell doorbell) {
+        queues[rxQueue].doorbell = null;
         return true;
     }
 

@@ -149,6 +149,9 @@ public final class TrafficGenerator {
             pendingFrom += delivered;
             pending -= delivered;
             sent += delivered;
+            if (delivered > 0) {
+                nic.ringDoorbells();
+            }
             if (pending > 0) {
                 Thread.onSpinWait();
             }

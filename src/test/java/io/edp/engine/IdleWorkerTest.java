@@ -1,0 +1,137 @@
+package io.edp.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.management.ThreadMXBean;
+import io.edp.engine.nic.Doorbell;
+import io.edp.engine.nic.PortConfig;
+import io.edp.engine.slowpath.Route;
+import io.edp.engine.time.SystemClock;
+import io.edp.engine.worker.Worker;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An idle EDP_STANDARD worker gives its core back: it sleeps on its doorbell up to {@link Worker#MAX_SLEEP}, and
+ * the loopback NIC (frames) or the control side (a push) ends the sleep at once; EDP_DEDICATED never sleeps.
+ */
+class IdleWorkerTest {
+
+    private static final long LONG_SLEEP = Worker.MAX_SLEEP.toNanos();
+    private static final Duration SETTLE = Duration.ofSeconds(20);
+
+    @Test
+    void anIdleStandardWorkerWakesAFewTimesASecondAndCostsAlmostNoCpu() {
+        try (Engine engine = Engine.start(TestTopology.config(Mode.EDP_STANDARD).build())) {
+            IdleWorkers.awaitLongSleep(engine);
+            ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+            long id = engine.workerThreadIds()[0];
+            long cpu0 = threads.getThreadCpuTime(id);
+            long iterations0 = engine.stats().workers().getFirst().iterations();
+            long wall0 = System.nanoTime();
+            Await.until("two seconds of idling", () -> System.nanoTime() - wall0 > 2_000_000_000L, SETTLE);
+            long cpu = threads.getThreadCpuTime(id) - cpu0;
+            long wall = System.nanoTime() - wall0;
+            long iterations = engine.stats().workers().getFirst().iterations() - iterations0;
+
+            // the goal is 0.1 % of a core; a loaded machine gets five times that
+            assertThat((double) cpu / wall).as("worker CPU share while idle").isLessThan(0.005);
+            // a 1 ms park (the backoff without a doorbell) would begin ~1,000 iterations a second
+            assertThat(iterations * 1e9 / wall).as("iterations per second while idle").isLessThan(20);
+        }
+    }
+
+    @Test
+    void aHundredIdleStandardEnginesCostLessThanATenthOfACore() {
+        List<Engine> engines = new ArrayList<>();
+        try {
+            for (int i = 0; i < 100; i++) {
+                engines.add(Engine.start(EngineConfig.builder().mode(Mode.EDP_STANDARD)
+                        .port(new PortConfig(0, "uplink0", 0, 1, 1, "loopback", Map.of("sinkFlows", "0")))
+                        .flowCache(FlowCacheConfig.DEFAULT.withCapacity(1024)).conntrackCapacity(256).mbufs(1024)
+                        .build()));
+            }
+            engines.forEach(IdleWorkers::awaitLongSleep);
+            ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+            long[] ids = engines.stream().mapToLong(e -> e.workerThreadIds()[0]).toArray();
+            long cpu0 = Arrays.stream(ids).map(threads::getThreadCpuTime).sum();
+            long wall0 = System.nanoTime();
+            Await.until("two seconds of idling", () -> System.nanoTime() - wall0 > 2_000_000_000L, SETTLE);
+            long cpu = Arrays.stream(ids).map(threads::getThreadCpuTime).sum() - cpu0;
+            long wall = System.nanoTime() - wall0;
+
+            // the goal, 0.1 % of a core each; with 1 ms parks 100 idle workers took most of a core
+            assertThat((double) cpu / wall).as("CPU share of 100 idle workers").isLessThan(0.10);
+        } finally {
+            engines.forEach(Engine::close);
+        }
+    }
+
+    @Test
+    void aSleepingWorkerWakesOnTheFirstFrameTheLoopbackNicPutsOnItsQueue() {
+        try (Engine engine = Engine.start(TestTopology.config(Mode.EDP_STANDARD).build())) {
+            IdleWorkers.awaitLongSleep(engine);
+            long wakeups = IdleWorkers.wakeups(engine);
+            long sent = System.nanoTime();
+
+            TestTopology.nic(engine, 0).startTraffic(TestTopology.routed(1, 1));
+            Await.until("the frame to be received", () -> engine.stats().rxPackets() == 1, SETTLE);
+
+            assertThat(IdleWorkers.wakeups(engine)).as("sleeps cut short by the doorbell").isGreaterThan(wakeups);
+            assertThat(System.nanoTime() - sent).as("wake-up latency, ns").isLessThan(LONG_SLEEP);
+        }
+    }
+
+    @Test
+    void aPushWakesASleepingWorkerWithoutTraffic() {
+        try (Engine engine = Engine.start(TestTopology.config(Mode.EDP_STANDARD).build())) {
+            IdleWorkers.awaitLongSleep(engine);
+            long wakeups = IdleWorkers.wakeups(engine);
+
+            EngineConfig next = engine.config().toBuilder()
+                    .route(new Route("10.130.0.0/16", TestTopology.GATEWAY_MAC, 2, 20)).build();
+            assertThat(engine.apply(next)).isEqualTo(2);
+
+            assertThat(IdleWorkers.wakeups(engine)).as("sleeps cut short by the push").isGreaterThan(wakeups);
+            assertThat(engine.stats().rxPackets()).isZero();
+        }
+    }
+
+    @Test
+    void aWorkerWithAQueueThatCannotRingSleepsAtMostAMillisecond() {
+        StallingNic deaf = new StallingNic();
+        EngineConfig config = TestTopology.config(Mode.EDP_STANDARD)
+                .port(new PortConfig(3, "deaf0", 0, 1, 1, StallingNic.KIND, Map.of())).build();
+        try (Engine engine = Engine.start(config, deaf.drivers(), SystemClock.INSTANCE)) {
+            Doorbell doorbell = engine.doorbell(0);
+            long iterations0 = engine.stats().workers().getFirst().iterations();
+            long longest = 0;
+            long wall0 = System.nanoTime();
+            while (System.nanoTime() - wall0 < 500_000_000L) {
+                longest = Math.max(longest, doorbell.sleepNanos());
+                Thread.yield();
+            }
+
+            assertThat(longest).as("longest sleep, ns").isPositive().isLessThanOrEqualTo(1_000_000);
+            assertThat(engine.stats().workers().getFirst().iterations() - iterations0)
+                    .as("iterations in half a second (in 0.5 s sleeps: one or two)").isGreaterThan(10);
+        }
+    }
+
+    @Test
+    void anEdpDedicatedWorkerNeverSleeps() {
+        try (Engine engine = Engine.start(TestTopology.config(Mode.EDP_DEDICATED).build())) {
+            long iterations0 = engine.stats().workers().getFirst().iterations();
+            Await.until("a million iterations",
+                    () -> engine.stats().workers().getFirst().iterations() - iterations0 > 1_000_000, SETTLE);
+
+            assertThat(engine.doorbell(0).sleepNanos()).isZero();
+            assertThat(engine.doorbell(0).wakeups()).isZero();
+        }
+    }
+}
