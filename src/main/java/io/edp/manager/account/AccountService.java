@@ -1,0 +1,115 @@
+package io.edp.manager.account;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Locale;
+import java.util.function.UnaryOperator;
+
+import io.edp.manager.api.ConflictException;
+import io.edp.manager.api.IfMatch;
+import io.edp.manager.api.InvalidRequestException;
+import io.edp.manager.api.NotFoundException;
+import io.edp.manager.api.SqlPages;
+import io.edp.manager.security.AccountProperties;
+import org.springframework.data.domain.Page;
+import org.springframework.data.domain.Pageable;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Named accounts: created and changed by operators, stored with a BCrypt hash of their password. There is no delete:
+ * an account is disabled instead, so that a name in the audit trail always names the same person.
+ */
+@Service
+@Transactional
+class AccountService {
+
+    private static final String SELECT = "SELECT name, role, enabled, created_at, version FROM account";
+
+    private final JdbcClient jdbc;
+    private final PasswordEncoder encoder;
+    private final AccountProperties bootstrap;
+
+    AccountService(JdbcClient jdbc, PasswordEncoder encoder, AccountProperties bootstrap) {
+        this.jdbc = jdbc;
+        this.encoder = encoder;
+        this.bootstrap = bootstrap;
+    }
+
+    AccountResponse create(AccountRequest request) {
+        var hash = hash(request.password(), "password");
+        if (isBootstrapName(request.name())) {
+            throw new ConflictException("'" + request.name() + "' is the name of an account set in the manager's "
+                    + "environment; choose another name");
+        }
+        int inserted = jdbc.sql("""
+                        INSERT INTO account (name, role, password_hash, enabled, version)
+                        VALUES (:name, :role, :hash, true, 0) ON CONFLICT (name) DO NOTHING""")
+                .param("name", request.name()).param("role", request.role().name()).param("hash", hash)
+                .update();
+        if (inserted == 0) {
+            throw new ConflictException("An account named '" + request.name() + "' exists already; accounts are "
+                    + "never deleted, so choose another name or enable that one");
+        }
+        return get(request.name());
+    }
+
+    @Transactional(readOnly = true)
+    AccountResponse get(String name) {
+        return jdbc.sql(SELECT + " WHERE name = :name").param("name", name).query(AccountService::row).optional()
+                .orElseThrow(() -> new NotFoundException("No account named '" + name + "'"));
+    }
+
+    @Transactional(readOnly = true)
+    Page<AccountResponse> list(Pageable pageable) {
+        return SqlPages.page(jdbc, SELECT + " ORDER BY name", "account", AccountService::row, pageable);
+    }
+
+    /** Applies {@code change} to the account's current role and state; identical values write nothing. */
+    AccountResponse update(String name, IfMatch ifMatch, UnaryOperator<AccountChange> change) {
+        var current = jdbc.sql(SELECT + " WHERE name = :name FOR UPDATE").param("name", name)
+                .query(AccountService::row).optional()
+                .orElseThrow(() -> new NotFoundException("No account named '" + name + "'"));
+        ifMatch.check(current.version());
+        var changed = change.apply(new AccountChange(current.role(), current.enabled(), null));
+        if (changed.password() == null && changed.role() == current.role()
+                && changed.enabled() == current.enabled()) {
+            return current; // idempotent: no write, no new version
+        }
+        var hash = changed.password() == null ? null : hash(changed.password(), "password");
+        jdbc.sql("""
+                        UPDATE account SET role = :role, enabled = :enabled,
+                               password_hash = coalesce(:hash, password_hash), version = version + 1
+                         WHERE name = :name""")
+                .param("name", name).param("role", changed.role().name()).param("enabled", changed.enabled())
+                .param("hash", hash)
+                .update();
+        return get(name);
+    }
+
+    private String hash(String password, String field) {
+        if (password.getBytes(StandardCharsets.UTF_8).length > AccountRequest.MAX_PASSWORD_BYTES) {
+            // BCrypt ignores what follows: a longer password would be silently cut
+            throw new InvalidRequestException(field, "must be at most " + AccountRequest.MAX_PASSWORD_BYTES
+                    + " bytes in UTF-8");
+        }
+        return encoder.encode(password);
+    }
+
+    /** The environment's accounts match case-insensitively at login, so a clash is one in any case. */
+    private boolean isBootstrapName(String name) {
+        return matches(bootstrap.operator().user(), name) || matches(bootstrap.viewer().user(), name);
+    }
+
+    private static boolean matches(String bootstrapName, String name) {
+        return bootstrapName != null && bootstrapName.strip().toLowerCase(Locale.ROOT).equals(name);
+    }
+
+    private static AccountResponse row(ResultSet rs, int rowNum) throws SQLException {
+        return new AccountResponse(rs.getString("name"), Role.valueOf(rs.getString("role")), rs.getBoolean("enabled"),
+                rs.getTimestamp("created_at").toInstant(), rs.getLong("version"));
+    }
+}
