@@ -8,6 +8,9 @@ import io.edp.manager.api.PageParams;
 import io.edp.manager.api.PageResponse;
 import io.edp.manager.api.VersionedResponses;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import org.springdoc.core.annotations.ParameterObject;
@@ -22,6 +25,9 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 
+// reading is for operators too: the contract's conventions list 403 for writes only
+@ApiResponse(responseCode = "403", description = "The account is not an operator", content = @Content(
+        mediaType = "application/problem+json", schema = @Schema(ref = "#/components/schemas/Problem")))
 @RestController
 @RequestMapping(path = "/api/v1/accounts", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "Accounts", description = "Named users with a role, besides the bootstrap accounts of the environment; "
@@ -52,12 +58,16 @@ class AccountController {
     }
 
     @GetMapping("/{name}")
+    @ApiResponse(responseCode = "404", description = "No such account", content = @Content(
+            mediaType = "application/problem+json", schema = @Schema(ref = "#/components/schemas/Problem")))
     @Operation(operationId = "getAccount", summary = "Get a named account")
     ResponseEntity<AccountResponse> get(@PathVariable String name) {
         return VersionedResponses.ok(accounts.get(name));
     }
 
     @PatchMapping(path = "/{name}", consumes = MergePatch.MEDIA_TYPE)
+    @ApiResponse(responseCode = "404", description = "No such account", content = @Content(
+            mediaType = "application/problem+json", schema = @Schema(ref = "#/components/schemas/Problem")))
     @Operation(operationId = "patchAccount", summary = "Change a named account with a JSON Merge Patch",
             description = "Members `role`, `enabled` and `password`. Disabling takes effect from the account's next "
                     + "request: logins are checked against the database on every request. Accounts are never "

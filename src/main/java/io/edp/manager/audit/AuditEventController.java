@@ -5,6 +5,9 @@ import java.util.Set;
 import io.edp.manager.api.PageParams;
 import io.edp.manager.api.PageResponse;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import org.springdoc.core.annotations.ParameterObject;
@@ -13,6 +16,9 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+// reading is for operators too: the contract's conventions list 403 for writes only
+@ApiResponse(responseCode = "403", description = "The account is not an operator", content = @Content(
+        mediaType = "application/problem+json", schema = @Schema(ref = "#/components/schemas/Problem")))
 @RestController
 @RequestMapping(path = "/api/v1/audit-events", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "Audit trail", description = "Every write request, who made it and how it ended; operators only")
