@@ -62,22 +62,7 @@ class AuditTrailTest extends ManagerTest {
 
     @Test
     void aChangeIsRolledBackWhenItsEventCannotBeAppended() throws Exception {
-        jdbc.execute("""
-                CREATE FUNCTION refuse_success() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    IF NEW.status < 400 THEN RAISE EXCEPTION 'audit refused'; END IF;
-                    RETURN NEW;
-                END $$""");
-        jdbc.execute("CREATE TRIGGER refuse_success BEFORE INSERT ON audit_event FOR EACH ROW "
-                + "EXECUTE FUNCTION refuse_success()");
-        try {
-            mvc.perform(post("/api/v1/hosts").with(operator()).contentType(MediaType.APPLICATION_JSON)
-                            .content(hostJson("esx-01")))
-                    .andExpect(status().is5xxServerError());
-        } finally {
-            jdbc.execute("DROP TRIGGER refuse_success ON audit_event");
-            jdbc.execute("DROP FUNCTION refuse_success()");
-        }
+        postHostRefusedBy("TRIGGER refuse BEFORE INSERT ON audit_event", "audit_event", "NEW.status < 400");
 
         assertThat(rows("host")).isZero();
         assertThat(jdbc.queryForList("SELECT method, status FROM audit_event"))
@@ -87,21 +72,8 @@ class AuditTrailTest extends ManagerTest {
     @Test
     void aWriteWhoseCommitFailsLeavesNeitherChangeNorSuccessEvent() throws Exception {
         // a deferred constraint trigger fails at commit: after the handler returned and its event was appended
-        jdbc.execute("""
-                CREATE FUNCTION refuse_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    RAISE EXCEPTION 'refused at commit';
-                END $$""");
-        jdbc.execute("CREATE CONSTRAINT TRIGGER refuse_at_commit AFTER INSERT ON host DEFERRABLE INITIALLY DEFERRED "
-                + "FOR EACH ROW EXECUTE FUNCTION refuse_at_commit()");
-        try {
-            mvc.perform(post("/api/v1/hosts").with(operator()).contentType(MediaType.APPLICATION_JSON)
-                            .content(hostJson("esx-01")))
-                    .andExpect(status().is5xxServerError());
-        } finally {
-            jdbc.execute("DROP TRIGGER refuse_at_commit ON host");
-            jdbc.execute("DROP FUNCTION refuse_at_commit()");
-        }
+        postHostRefusedBy("CONSTRAINT TRIGGER refuse AFTER INSERT ON host DEFERRABLE INITIALLY DEFERRED", "host",
+                "true");
 
         assertThat(rows("host")).isZero();
         assertThat(jdbc.queryForList("SELECT status FROM audit_event", Integer.class)).containsExactly(500);
@@ -174,6 +146,25 @@ class AuditTrailTest extends ManagerTest {
         retention.deleteExpired(); // the default retention: 90 days
 
         assertThat(jdbc.queryForList("SELECT path FROM audit_event", String.class)).containsExactly("/api/v1/recent");
+    }
+
+    /** POSTs a host (expecting 5xx) while {@code trigger} on {@code table} raises an error when {@code condition}. */
+    private void postHostRefusedBy(String trigger, String table, String condition) throws Exception {
+        jdbc.execute("""
+                CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF %s THEN RAISE EXCEPTION 'refused'; END IF;
+                    RETURN NEW;
+                END $$""".formatted(condition));
+        jdbc.execute("CREATE " + trigger + " FOR EACH ROW EXECUTE FUNCTION refuse()");
+        try {
+            mvc.perform(post("/api/v1/hosts").with(operator()).contentType(MediaType.APPLICATION_JSON)
+                            .content(hostJson("esx-01")))
+                    .andExpect(status().is5xxServerError());
+        } finally {
+            jdbc.execute("DROP TRIGGER refuse ON " + table);
+            jdbc.execute("DROP FUNCTION refuse()");
+        }
     }
 
     private void expectPaths(String query, String... paths) throws Exception {
