@@ -40,7 +40,7 @@ class AccountService {
     }
 
     AccountResponse create(AccountRequest request) {
-        var hash = hash(request.password(), "password");
+        var hash = hash(request.password());
         if (isBootstrapName(request.name())) {
             throw new ConflictException("'" + request.name() + "' is the name of an account set in the manager's "
                     + "environment; choose another name");
@@ -79,7 +79,7 @@ class AccountService {
                 && changed.enabled() == current.enabled()) {
             return current; // idempotent: no write, no new version
         }
-        var hash = changed.password() == null ? null : hash(changed.password(), "password");
+        var hash = changed.password() == null ? null : hash(changed.password());
         jdbc.sql("""
                         UPDATE account SET role = :role, enabled = :enabled,
                                password_hash = coalesce(:hash, password_hash), version = version + 1
@@ -90,10 +90,10 @@ class AccountService {
         return get(name);
     }
 
-    private String hash(String password, String field) {
+    private String hash(String password) {
         if (password.getBytes(StandardCharsets.UTF_8).length > AccountRequest.MAX_PASSWORD_BYTES) {
             // BCrypt ignores what follows: a longer password would be silently cut
-            throw new InvalidRequestException(field, "must be at most " + AccountRequest.MAX_PASSWORD_BYTES
+            throw new InvalidRequestException("password", "must be at most " + AccountRequest.MAX_PASSWORD_BYTES
                     + " bytes in UTF-8");
         }
         return encoder.encode(password);

@@ -1,6 +1,7 @@
 package io.edp.manager.audit;
 
 import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.Set;
 
 import jakarta.servlet.http.HttpServletRequest;
@@ -56,7 +57,7 @@ final class AuditedWrites implements MethodInterceptor {
         @Override
         public boolean matches(Method method, Class<?> targetClass) {
             var mapping = AnnotatedElementUtils.findMergedAnnotation(method, RequestMapping.class);
-            return mapping != null && Set.of(mapping.method()).stream().anyMatch(WRITES::contains);
+            return mapping != null && Arrays.stream(mapping.method()).anyMatch(WRITES::contains);
         }
     };
 

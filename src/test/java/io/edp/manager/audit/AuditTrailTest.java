@@ -13,6 +13,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.Map;
 
 import io.edp.manager.ManagerTest;
@@ -30,6 +31,9 @@ class AuditTrailTest extends ManagerTest {
 
     @Autowired
     private AuditRetention retention;
+
+    @Autowired
+    private AuditTrail trail;
 
     @Test
     void everyWriteIsRecordedWithItsUserResourceETagsAndOutcome() throws Exception {
@@ -146,6 +150,10 @@ class AuditTrailTest extends ManagerTest {
         retention.deleteExpired(); // the default retention: 90 days
 
         assertThat(jdbc.queryForList("SELECT path FROM audit_event", String.class)).containsExactly("/api/v1/recent");
+
+        new AuditRetention(trail, new AuditProperties(Duration.ofDays(30))).deleteExpired();
+
+        assertThat(rows("audit_event")).isZero();
     }
 
     /** POSTs a host (expecting 5xx) while {@code trigger} on {@code table} raises an error when {@code condition}. */
