@@ -15,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.UUID;
 
 import io.edp.manager.ManagerTest;
 import org.junit.jupiter.api.Test;
@@ -110,6 +111,16 @@ class AuditTrailTest extends ManagerTest {
                 .andExpect(jsonPath("$.items[2].etagBefore").value("\"0\"")) // what the failed If-Match met
                 .andExpect(jsonPath("$.items[2].etagAfter").doesNotExist());
         assertThat(rows("host")).isOne();
+    }
+
+    @Test
+    void writesOfControllersWithoutADatabaseAreRecordedToo() throws Exception {
+        var flush = "/api/v1/hosts/" + UUID.randomUUID() + "/stats/flow-cache/flush";
+
+        int status = mvc.perform(post(flush).with(operator())).andReturn().getResponse().getStatus();
+
+        assertThat(jdbc.queryForList("SELECT path, status FROM audit_event"))
+                .containsExactly(Map.of("path", flush, "status", status));
     }
 
     @Test
