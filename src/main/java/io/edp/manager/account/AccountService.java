@@ -5,6 +5,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
 
 import io.edp.manager.api.ConflictException;
 import io.edp.manager.api.IfMatch;
@@ -28,6 +29,7 @@ import org.springframework.transaction.annotation.Transactional;
 class AccountService {
 
     private static final String SELECT = "SELECT name, role, enabled, created_at, version FROM account";
+    private static final Pattern NAME_PATTERN = Pattern.compile(AccountRequest.NAME);
 
     private final JdbcClient jdbc;
     private final PasswordEncoder encoder;
@@ -59,8 +61,8 @@ class AccountService {
 
     @Transactional(readOnly = true)
     AccountResponse get(String name) {
-        return jdbc.sql(SELECT + " WHERE name = :name").param("name", name).query(AccountService::row).optional()
-                .orElseThrow(() -> new NotFoundException("No account named '" + name + "'"));
+        return jdbc.sql(SELECT + " WHERE name = :name").param("name", storable(name)).query(AccountService::row)
+                .optional().orElseThrow(() -> notFound(name));
     }
 
     @Transactional(readOnly = true)
@@ -70,9 +72,8 @@ class AccountService {
 
     /** Applies {@code change} to the account's current role and state; identical values write nothing. */
     AccountResponse update(String name, IfMatch ifMatch, UnaryOperator<AccountChange> change) {
-        var current = jdbc.sql(SELECT + " WHERE name = :name FOR UPDATE").param("name", name)
-                .query(AccountService::row).optional()
-                .orElseThrow(() -> new NotFoundException("No account named '" + name + "'"));
+        var current = jdbc.sql(SELECT + " WHERE name = :name FOR UPDATE").param("name", storable(name))
+                .query(AccountService::row).optional().orElseThrow(() -> notFound(name));
         ifMatch.check(current.version());
         var changed = change.apply(new AccountChange(current.role(), current.enabled(), null));
         if (changed.password() == null && changed.role() == current.role()
@@ -106,6 +107,15 @@ class AccountService {
 
     private static boolean matches(String bootstrapName, String name) {
         return bootstrapName != null && bootstrapName.strip().toLowerCase(Locale.ROOT).equals(name);
+    }
+
+    /** A name that no account can have (a NUL, which PostgreSQL refuses, or upper case) finds nothing: 404. */
+    private static String storable(String name) {
+        return NAME_PATTERN.matcher(name).matches() ? name : "";
+    }
+
+    private static NotFoundException notFound(String name) {
+        return new NotFoundException("No account named '" + name.replaceAll("\\p{Cntrl}", "?") + "'");
     }
 
     private static AccountResponse row(ResultSet rs, int rowNum) throws SQLException {

@@ -141,6 +141,7 @@ class AccountApiTest extends ManagerTest {
 
         patchAccount("erin", "\"7\"", "{\"enabled\": false}").andExpect(status().isPreconditionFailed());
         patchAccount("nobody", null, "{\"enabled\": false}").andExpect(status().isNotFound());
+        mvc.perform(get(ACCOUNTS + "/Erin\u0001").with(operator())).andExpect(status().isNotFound());
         mvc.perform(get("/api/v1/hosts").with(httpBasic("erin", PASSWORD))).andExpect(status().isOk());
     }
 

@@ -143,6 +143,9 @@ class AuditTrailTest extends ManagerTest {
                 .andExpect(jsonPath("$.page.totalPages").value(3))
                 .andExpect(jsonPath("$.items[*].path", contains("/api/v1/hosts/h1/vms")));
         mvc.perform(get(EVENTS + "?from=yesterday").with(operator())).andExpect(status().isBadRequest());
+        mvc.perform(get(EVENTS).param("user", "bob\u0000").with(operator()))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.errors[0].field").value("user"));
     }
 
     @Test
