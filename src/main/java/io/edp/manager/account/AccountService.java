@@ -3,7 +3,6 @@ package io.edp.manager.account;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Locale;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
@@ -12,10 +11,11 @@ import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.api.SqlPages;
-import io.edp.manager.security.AccountProperties;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.core.userdetails.UsernameNotFoundException;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -33,28 +33,25 @@ class AccountService {
 
     private final JdbcClient jdbc;
     private final PasswordEncoder encoder;
-    private final AccountProperties bootstrap;
+    private final UserDetailsService everyAccount;
 
-    AccountService(JdbcClient jdbc, PasswordEncoder encoder, AccountProperties bootstrap) {
+    /** @param everyAccount what authentication asks: the bootstrap accounts of the environment, then the named ones */
+    AccountService(JdbcClient jdbc, PasswordEncoder encoder, UserDetailsService everyAccount) {
         this.jdbc = jdbc;
         this.encoder = encoder;
-        this.bootstrap = bootstrap;
+        this.everyAccount = everyAccount;
     }
 
     AccountResponse create(AccountRequest request) {
         var hash = hash(request.password());
-        if (isBootstrapName(request.name())) {
-            throw new ConflictException("'" + request.name() + "' is the name of an account set in the manager's "
-                    + "environment; choose another name");
-        }
-        int inserted = jdbc.sql("""
+        // the environment's accounts are not in the table; the insert catches two creates racing
+        if (exists(request.name()) || jdbc.sql("""
                         INSERT INTO account (name, role, password_hash, enabled, version)
                         VALUES (:name, :role, :hash, true, 0) ON CONFLICT (name) DO NOTHING""")
                 .param("name", request.name()).param("role", request.role().name()).param("hash", hash)
-                .update();
-        if (inserted == 0) {
-            throw new ConflictException("An account named '" + request.name() + "' exists already; accounts are "
-                    + "never deleted, so choose another name or enable that one");
+                .update() == 0) {
+            throw new ConflictException("An account named '" + request.name() + "' exists already (a named one, "
+                    + "or one set in the manager's environment); accounts are never deleted, so choose another name");
         }
         return get(request.name());
     }
@@ -100,13 +97,13 @@ class AccountService {
         return encoder.encode(password);
     }
 
-    /** The environment's accounts match case-insensitively at login, so a clash is one in any case. */
-    private boolean isBootstrapName(String name) {
-        return matches(bootstrap.operator().user(), name) || matches(bootstrap.viewer().user(), name);
-    }
-
-    private static boolean matches(String bootstrapName, String name) {
-        return bootstrapName != null && bootstrapName.strip().toLowerCase(Locale.ROOT).equals(name);
+    private boolean exists(String name) {
+        try {
+            everyAccount.loadUserByUsername(name);
+            return true;
+        } catch (UsernameNotFoundException e) {
+            return false;
+        }
     }
 
     /** A name that no account can have (a NUL, which PostgreSQL refuses, or upper case) finds nothing: 404. */
