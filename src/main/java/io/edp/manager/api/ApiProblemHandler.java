@@ -123,7 +123,8 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler
     ResponseEntity<ProblemDetail> denied(AccessDeniedException e) {
-        return problem(HttpStatus.FORBIDDEN, "Your account may not do this: changes, accounts and the audit trail need the operator role.");
+        return problem(HttpStatus.FORBIDDEN,
+                "Your account may not do this: changes, accounts and the audit trail need the operator role.");
     }
 
     @ExceptionHandler
