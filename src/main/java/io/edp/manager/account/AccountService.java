@@ -3,6 +3,7 @@ package io.edp.manager.account;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
@@ -11,6 +12,7 @@ import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.api.SqlPages;
+import io.edp.manager.api.SqlPages.Filter;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -64,7 +66,9 @@ class AccountService {
 
     @Transactional(readOnly = true)
     Page<AccountResponse> list(Pageable pageable) {
-        return SqlPages.page(jdbc, SELECT + " ORDER BY name", "account", AccountService::row, pageable);
+        // the name is the key: it is the id tie-break too
+        return SqlPages.page(jdbc, SELECT, Map.of("name", "name", "id", "name"), "account", Filter.NONE,
+                AccountService::row, pageable);
     }
 
     /** Applies {@code change} to the account's current role and state; identical values write nothing. */

@@ -5,12 +5,12 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
+import java.util.Map;
 
+import io.edp.manager.api.SqlPages;
+import io.edp.manager.api.SqlPages.Filter;
 import org.springframework.data.domain.Page;
-import org.springframework.data.domain.PageImpl;
 import org.springframework.data.domain.Pageable;
-import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -39,37 +39,23 @@ public class AuditTrail {
 
     @Transactional(readOnly = true)
     Page<AuditEvent> page(AuditEventQuery query, Pageable pageable) {
-        var where = new ArrayList<String>();
-        var params = new MapSqlParameterSource();
+        var filter = Filter.NONE;
         if (query.from() != null) {
-            where.add("occurred_at >= :from");
-            params.addValue("from", utc(query.from()));
+            filter = filter.and(new Filter(" WHERE occurred_at >= :from", Map.of("from", utc(query.from()))));
         }
         if (query.to() != null) {
-            where.add("occurred_at < :to");
-            params.addValue("to", utc(query.to()));
+            filter = filter.and(new Filter(" WHERE occurred_at < :to", Map.of("to", utc(query.to()))));
         }
-        if (query.user() != null) {
-            where.add("username = :user");
-            params.addValue("user", query.user());
-        }
+        filter = filter.and(Filter.equal("username", "user", query.user()));
         if (query.resource() != null) {
-            where.add("(resource = :resource OR resource LIKE :below ESCAPE '\\')");
-            var resource = query.resource().endsWith("/") && query.resource().length() > 1
+            var resource = query.resource().length() > 1 && query.resource().endsWith("/")
                     ? query.resource().substring(0, query.resource().length() - 1) : query.resource();
-            params.addValue("resource", resource);
-            params.addValue("below", resource.replaceAll("([\\\\%_])", "\\\\$1") + "/%");
+            // the resource and everything below it; LIKE's wildcards in the path are taken literally
+            filter = filter.and(new Filter(" WHERE (resource = :resource OR resource LIKE :below ESCAPE '\\')",
+                    Map.of("resource", resource, "below", resource.replaceAll("([\\\\%_])", "\\\\$1") + "/%")));
         }
-        var filter = where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where);
-        var order = new ArrayList<String>();
-        pageable.getSort().forEach(by -> order.add("id " + by.getDirection().name()));
-        var items = jdbc.sql("SELECT * FROM audit_event" + filter + " ORDER BY " + String.join(", ", order)
-                        + " LIMIT :limit OFFSET :offset")
-                .paramSource(params.addValue("limit", pageable.getPageSize()).addValue("offset", pageable.getOffset()))
-                .query(AuditTrail::row).list();
-        long total = jdbc.sql("SELECT count(*) FROM audit_event" + filter).paramSource(params)
-                .query(Long.class).single();
-        return new PageImpl<>(items, pageable, total);
+        return SqlPages.page(jdbc, "SELECT * FROM audit_event" + filter.where(), Map.of("id", "id"), "audit_event",
+                filter, AuditTrail::row, pageable);
     }
 
     /** Deletes the events that occurred before {@code cutoff}; returns how many. */
