@@ -74,7 +74,7 @@ public abstract class ManagerTest {
     void emptyInventory() {
         // host_realization first: the reconciler's transactions start there too, so TRUNCATE's exclusive locks
         // are taken in the same order as theirs and cannot deadlock with them
-        jdbc.execute("TRUNCATE host_realization, host, edp_profile, firewall_rule, route CASCADE");
+        jdbc.execute("TRUNCATE host_realization, host, edp_profile, firewall_rule, route, account, audit_event CASCADE");
     }
 
     protected long rows(String table) {

@@ -23,6 +23,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.security.access.AccessDeniedException;
+import org.springframework.security.authentication.InternalAuthenticationServiceException;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -112,14 +113,18 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
     }
 
     @ExceptionHandler
-    ResponseEntity<ProblemDetail> unauthenticated(AuthenticationException e) {
+    ResponseEntity<ProblemDetail> unauthenticated(AuthenticationException e, HttpServletRequest request) {
+        if (e instanceof InternalAuthenticationServiceException) {
+            return unexpected(e, request); // the named accounts could not be read: 503 while the database is away
+        }
         return problem(HttpStatus.UNAUTHORIZED,
                 "This endpoint needs HTTP Basic credentials of a viewer or operator account.");
     }
 
     @ExceptionHandler
     ResponseEntity<ProblemDetail> denied(AccessDeniedException e) {
-        return problem(HttpStatus.FORBIDDEN, "Your account may not do this: changes need the operator role.");
+        return problem(HttpStatus.FORBIDDEN,
+                "Your account may not do this: changes, accounts and the audit trail need the operator role.");
     }
 
     @ExceptionHandler

@@ -2,6 +2,9 @@ package io.edp.manager.security;
 
 import java.time.InstantSource;
 
+import io.edp.manager.account.AccountDirectory;
+import io.edp.manager.audit.AuditTrail;
+import io.edp.manager.audit.WriteAuditFilter;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -9,10 +12,11 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
-import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.ExceptionTranslationFilter;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 
 /**
@@ -31,13 +35,17 @@ class SecurityConfiguration {
                 VerifiedPasswordCache.DEFAULT_TTL, InstantSource.system());
     }
 
+    /** The bootstrap accounts of the environment first (they work while the database is away), then named ones. */
     @Bean
-    InMemoryUserDetailsManager userDetailsService(AccountProperties properties, PasswordEncoder encoder) {
-        return Accounts.userDetails(properties, encoder);
+    UserDetailsService userDetailsService(AccountProperties properties, PasswordEncoder encoder,
+                                          AccountDirectory named) {
+        var bootstrap = Accounts.userDetails(properties, encoder);
+        return name -> bootstrap.userExists(name) ? bootstrap.loadUserByUsername(name)
+                : named.loadUserByUsername(name);
     }
 
     @Bean
-    SecurityFilterChain apiSecurity(HttpSecurity http,
+    SecurityFilterChain apiSecurity(HttpSecurity http, AuditTrail audit,
                                     @Qualifier("handlerExceptionResolver") HandlerExceptionResolver resolver) {
         // 401 and 403 are rendered by the same problem-details handler as every other error
         var problems = new ProblemSecurityHandler(resolver);
@@ -46,10 +54,15 @@ class SecurityConfiguration {
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .httpBasic(basic -> basic.authenticationEntryPoint(problems))
                 .exceptionHandling(errors -> errors.authenticationEntryPoint(problems).accessDeniedHandler(problems))
+                // after authentication, around authorization: failed writes, a viewer's 403 included, are audited
+                .addFilterBefore(new WriteAuditFilter(audit), ExceptionTranslationFilter.class)
                 .authorizeHttpRequests(requests -> requests
                         .requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/prometheus").permitAll()
                         .requestMatchers("/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
                                 "/swagger-ui.html", "/swagger-ui/**").permitAll()
+                        // who may log in, and who did what: operators only, reading included
+                        .requestMatchers("/api/v1/accounts", "/api/v1/accounts/**", "/api/v1/audit-events")
+                        .hasRole(Accounts.OPERATOR)
                         .requestMatchers(HttpMethod.GET, "/api/**").hasAnyRole(Accounts.VIEWER, Accounts.OPERATOR)
                         .requestMatchers(HttpMethod.HEAD, "/api/**").hasAnyRole(Accounts.VIEWER, Accounts.OPERATOR)
                         .requestMatchers("/api/**").hasRole(Accounts.OPERATOR)
