@@ -21,7 +21,7 @@ class StrictQueryParametersTest extends ManagerTest {
                 .andExpect(jsonPath("$.errors.length()").value(1))
                 .andExpect(jsonPath("$.errors[0].field").value("nmae"))
                 .andExpect(jsonPath("$.errors[0].message").value(
-                        "unknown query parameter; this operation takes [page, size, sort]"));
+                        "unknown query parameter; this operation takes [label, name, page, size, sort]"));
         mvc.perform(post("/api/v1/hosts?validate=true").with(operator()).contentType(MediaType.APPLICATION_JSON)
                         .content(hostJson("esx-02")))
                 .andExpect(status().isBadRequest())
