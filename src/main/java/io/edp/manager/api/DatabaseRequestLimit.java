@@ -5,14 +5,15 @@ import java.util.concurrent.Semaphore;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.web.method.HandlerMethod;
-import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.AsyncHandlerInterceptor;
 
 /**
  * A bulkhead in front of the database: at most {@code concurrentRequests} API requests work on it at once, and one
  * more is refused at once (503) rather than queued, since a queued request would hold an HTTP thread. Controllers
- * marked {@link WithoutDatabase} pass without a permit.
+ * marked {@link WithoutDatabase} pass without a permit. An asynchronous request (a long poll) gives its permit back
+ * while it waits: its async dispatch takes one again and frees it at completion.
  */
-final class DatabaseRequestLimit implements HandlerInterceptor {
+final class DatabaseRequestLimit implements AsyncHandlerInterceptor {
 
     private final Semaphore permits;
     private final int limit;
@@ -37,6 +38,14 @@ final class DatabaseRequestLimit implements HandlerInterceptor {
     @Override
     public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler,
             Exception failure) {
+        if (needsDatabase(handler)) {
+            permits.release();
+        }
+    }
+
+    @Override
+    public void afterConcurrentHandlingStarted(HttpServletRequest request, HttpServletResponse response,
+            Object handler) {
         if (needsDatabase(handler)) {
             permits.release();
         }

@@ -52,6 +52,24 @@ class DatabaseRequestLimitTest {
                 .isInstanceOf(DatabaseUnavailableException.class);
     }
 
+    @Test
+    void anAsynchronousRequestFreesItsPlaceWhileItWaitsAndItsDispatchTakesOneOnlyUntilItCompletes()
+            throws Exception {
+        var inventory = handler(new InventoryController(), "list");
+
+        for (int poll = 0; poll < 5; poll++) {
+            assertThat(limit.preHandle(request, response, inventory)).isTrue();
+            limit.afterConcurrentHandlingStarted(request, response, inventory);
+            assertThat(limit.preHandle(request, response, inventory)).isTrue();
+            limit.afterCompletion(request, response, inventory, null);
+        }
+
+        assertThat(limit.preHandle(request, response, inventory)).isTrue();
+        assertThat(limit.preHandle(request, response, inventory)).isTrue();
+        assertThatThrownBy(() -> limit.preHandle(request, response, inventory))
+                .isInstanceOf(DatabaseUnavailableException.class);
+    }
+
     private static HandlerMethod handler(Object controller, String method) throws NoSuchMethodException {
         return new HandlerMethod(controller, controller.getClass().getDeclaredMethod(method));
     }

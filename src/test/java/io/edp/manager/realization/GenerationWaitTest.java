@@ -123,6 +123,16 @@ class GenerationWaitTest extends RealizationTest {
         }
     }
 
+    @Test
+    void statusReadsAndLongPollsGiveBackTheirPlaceInTheDatabaseBulkhead() throws Exception {
+        var hostId = createHost("esx-many-reads");
+        long desired = desiredGeneration(hostId);
+        for (int read = 0; read < 120; read++) { // more than the bulkhead's 100 places
+            mvc.perform(asyncDispatch(longPoll(hostId, desired, "5s"))).andExpect(status().isOk());
+        }
+        createHost("esx-after-the-reads");
+    }
+
     /** Once the host runs what it has, holds every push and changes its mode; returns the new generation. */
     private long changeWithPushesHeld(UUID hostId) throws Exception {
         awaitRealized(hostId, desiredGeneration(hostId));
