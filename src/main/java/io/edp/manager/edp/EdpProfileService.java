@@ -55,7 +55,8 @@ class EdpProfileService {
                 .param("settings", json.write(settings))
                 .update();
         if (inserted == 0) {
-            throw new ConflictException("An EDP profile named '" + request.name() + "' already exists");
+            throw new ConflictException("An EDP profile named '" + request.name() + "' already exists",
+                    "/api/v1/edp-profiles/" + request.name());
         }
         return get(request.name());
     }

@@ -11,6 +11,7 @@ import java.util.Locale;
 import io.edp.engine.slowpath.Cidr;
 import io.edp.engine.slowpath.PortRange;
 import io.edp.engine.slowpath.Verdict;
+import io.edp.manager.api.ConflictException;
 import io.edp.manager.api.FieldProblem;
 import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.InvalidRequestException;
@@ -45,6 +46,7 @@ public class FirewallRuleService {
 
     FirewallRuleResponse create(FirewallRuleRequest request) {
         var rule = checked(request, 0, 0);
+        refuseTakenName(rule);
         long id = jdbc.sql("""
                         INSERT INTO firewall_rule (name, priority, source, destination, protocol, source_ports,
                                                    destination_ports, action, applied_to, version)
@@ -82,6 +84,7 @@ public class FirewallRuleService {
         if (rule.equals(current)) {
             return current; // idempotent: no write, so no version or generation bump
         }
+        refuseTakenName(rule);
         jdbc.sql("""
                         UPDATE firewall_rule SET name = :name, priority = :priority, source = :source,
                                destination = :destination, protocol = :protocol, source_ports = :sourcePorts,
@@ -91,6 +94,16 @@ public class FirewallRuleService {
                 .paramSource(parameters(rule))
                 .update();
         return get(id);
+    }
+
+    /** Names are unique (a constraint catches two writes racing); the 409 names the holder so a client can adopt it. */
+    private void refuseTakenName(FirewallRuleResponse rule) {
+        jdbc.sql("SELECT id FROM firewall_rule WHERE name = :name AND id <> :id")
+                .param("name", rule.name()).param("id", rule.id())
+                .query(Long.class).optional().ifPresent(holder -> {
+                    throw new ConflictException("A firewall rule named '" + rule.name() + "' already exists: rule "
+                            + holder, "/api/v1/firewall/rules/" + holder);
+                });
     }
 
     void delete(long id, IfMatch ifMatch) {

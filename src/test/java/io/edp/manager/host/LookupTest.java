@@ -3,6 +3,7 @@ package io.edp.manager.host;
 import static org.hamcrest.Matchers.contains;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -50,6 +51,28 @@ class LookupTest extends ManagerTest {
                         .contentType(MediaType.APPLICATION_JSON).content("{\"name\": \"web\", \"vcpus\": 1, \"numaNode\": 0}"))
                 .andExpect(status().isConflict())
                 .andExpect(header().string("Location", "/api/v1/hosts/" + existing + "/vms/" + vm));
+
+        String rule = """
+                {"name": "%s", "priority": 10, "source": "any", "destination": "any", "protocol": "TCP",
+                 "destinationPorts": "23", "action": "DROP"}""";
+        var telnet = "/api/v1/firewall/rules/" + JsonPath.read(created("/api/v1/firewall/rules",
+                rule.formatted("block-telnet")), "$.id");
+        var other = "/api/v1/firewall/rules/" + JsonPath.read(created("/api/v1/firewall/rules",
+                rule.formatted("block-other")), "$.id");
+        mvc.perform(post("/api/v1/firewall/rules").with(operator()).contentType(MediaType.APPLICATION_JSON)
+                        .content(rule.formatted("block-telnet")))
+                .andExpect(status().isConflict())
+                .andExpect(header().string("Location", telnet))
+                .andExpect(jsonPath("$.existing").value(telnet));
+        mvc.perform(put(other).with(operator()).header("If-Match", "\"0\"")
+                        .contentType(MediaType.APPLICATION_JSON).content(rule.formatted("block-telnet")))
+                .andExpect(status().isConflict()).andExpect(jsonPath("$.existing").value(telnet));
+
+        created("/api/v1/edp-profiles", "{\"name\": \"lab\", \"settings\": {}}");
+        mvc.perform(post("/api/v1/edp-profiles").with(operator()).contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"name\": \"lab\", \"settings\": {}}"))
+                .andExpect(status().isConflict())
+                .andExpect(header().string("Location", "/api/v1/edp-profiles/lab"));
     }
 
     @Test
@@ -79,7 +102,7 @@ class LookupTest extends ManagerTest {
         for (int i = 0; i < 3; i++) {
             created("/api/v1/firewall/rules", """
                     {"name": "%s", "priority": %d, "source": "any", "destination": "any", "protocol": "TCP",
-                     "destinationPorts": "%d", "action": "DROP"}""".formatted(i == 2 ? "block-0" : "block-" + i, 10 + i,
+                     "destinationPorts": "%d", "action": "DROP"}""".formatted("block-" + i, 10 + i,
                     23 + i));
             created("/api/v1/routing/routes", """
                     {"prefix": "10.%d.0.0/16", "nextHopMac": "02:00:00:00:00:fe", "output": "vmnic%d", "vlan": 20}"""
@@ -88,8 +111,8 @@ class LookupTest extends ManagerTest {
         created("/api/v1/edp-profiles", "{\"name\": \"enterprise\", \"settings\": {}}");
         created("/api/v1/edp-profiles", "{\"name\": \"lab\", \"settings\": {}}");
 
-        list("/api/v1/firewall/rules?name=block-0").andExpect(jsonPath("$.items[*].priority").value(
-                contains(10, 12)));
+        list("/api/v1/firewall/rules?name=block-2").andExpect(jsonPath("$.items[*].priority").value(
+                contains(12)));
         list("/api/v1/firewall/rules?sort=priority,desc").andExpect(jsonPath("$.items[*].priority").value(
                 contains(12, 11, 10)));
         list("/api/v1/routing/routes?output=vmnic0&sort=prefix,desc").andExpect(jsonPath("$.items[*].prefix").value(
