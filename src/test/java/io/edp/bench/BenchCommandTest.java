@@ -3,6 +3,11 @@ package io.edp.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.edp.engine.EngineConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import io.edp.engine.Mode;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +24,21 @@ class BenchCommandTest {
         assertThat(BenchCommand.run(new String[] {"afpacket", "--peer", "ovs", "--drivers-only"})).isEqualTo(2);
         assertThat(BenchCommand.run(new String[] {"afpacket", "--rounds", "3"})).isEqualTo(2);
         assertThat(BenchCommand.run(new String[] {"afpacket", "--frames", "32"})).isEqualTo(2);
+        assertThat(BenchCommand.run(new String[] {"rules", "--rounds=0"})).isEqualTo(2);
+        assertThat(BenchCommand.run(new String[] {"rules", "--seconds=3"})).isEqualTo(2);
+    }
+
+    @Test
+    void theRuleBenchmarkPrintsEveryCaseItMeasuredAndWritesItsRounds() throws Exception {
+        var printed = new ByteArrayOutputStream();
+        var out = new PrintStream(printed, true, StandardCharsets.UTF_8);
+
+        assertThat(BenchCommand.run(new String[] {"rules", "--rounds=2", "--window-ms=5"}, out, out)).isZero();
+
+        assertThat(printed.toString(StandardCharsets.UTF_8).lines()
+                .filter(line -> line.matches("(engine|varied) +\\d+ +\\d+ .*"))).hasSize(6);
+        assertThat(Files.readString(Path.of("target/bench/rules.json")))
+                .contains("\"rules\": 10000", "\"ns_per_lookup_rounds\"");
     }
 
     @Test

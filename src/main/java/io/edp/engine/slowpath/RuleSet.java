@@ -1,10 +1,25 @@
 package io.edp.engine.slowpath;
 
 import io.edp.engine.packet.FlowKey;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 
-/** Firewall rules compiled into parallel primitive arrays, scanned in order with the cheapest tests first. */
+/**
+ * Firewall rules compiled for first-match lookup by tuple-space search, as Open vSwitch's classifier does: rules that
+ * test the same fields with the same prefix lengths share a tuple, and each tuple is a hash table on those fields, so
+ * a first packet costs one probe per tuple rather than one test per rule. A probe's candidates come in list order and
+ * are checked against the whole rule (port ranges, appliedTo, hash collisions), so the answer is exactly the first
+ * matching rule in list order. Tuples are probed in the order of their first rule and skipped once they cannot beat
+ * the best match found.
+ */
 public final class RuleSet {
+
+    private static final int PROTOCOL_EXACT = 1;
+    private static final int VERSION_EXACT = 1 << 1;
+    private static final int SOURCE_PORT_EXACT = 1 << 2;
+    private static final int DESTINATION_PORT_EXACT = 1 << 3;
 
     private final int[] ids;
     private final int[] protocols;
@@ -23,6 +38,20 @@ public final class RuleSet {
     private final int[] dstPortTo;
     private final long[][] appliedTo;
     private final Verdict[] verdicts;
+
+    // the tuples, in the order of their first rule: which fields they hash, with which prefix masks
+    private final int tupleCount;
+    private final int[] tupleFields;
+    private final long[] tupleSrcMaskHi;
+    private final long[] tupleSrcMaskLo;
+    private final long[] tupleDstMaskHi;
+    private final long[] tupleDstMaskLo;
+    private final int[] tupleFirstRule;
+    private final int[] tupleBuckets; // offset of the tuple's buckets in heads
+    private final int[] tupleBucketMask;
+    private final int[] heads; // first rule of each bucket, -1 when empty
+    private final int[] next; // the bucket's next rule in list order, -1 at its end
+    private final long[] hashes; // each rule's hash in its tuple: most other buckets' rules fail on it alone
 
     public RuleSet(List<FirewallRule> rules) {
         int n = rules.size();
@@ -43,6 +72,9 @@ public final class RuleSet {
         dstPortTo = new int[n];
         appliedTo = new long[n][];
         verdicts = new Verdict[n];
+        int[] tupleOf = new int[n];
+        var tupleBySignature = new HashMap<Long, Integer>();
+        var tupleSizes = new ArrayList<Integer>();
         for (int i = 0; i < n; i++) {
             FirewallRule r = rules.get(i);
             Cidr src = Cidr.parse(r.source(), "firewall rule " + r.id() + " source");
@@ -68,7 +100,72 @@ public final class RuleSet {
             dstPortTo[i] = r.destinationPorts().to();
             appliedTo[i] = bitset(r);
             verdicts[i] = r.verdict();
+            long signature = (long) fields(i) << 16 | src.length() << 8 | dst.length();
+            int tuple = tupleBySignature.computeIfAbsent(signature, key -> tupleBySignature.size());
+            if (tuple == tupleSizes.size()) {
+                tupleSizes.add(0);
+            }
+            tupleSizes.set(tuple, tupleSizes.get(tuple) + 1);
+            tupleOf[i] = tuple;
         }
+        tupleCount = tupleSizes.size();
+        tupleFields = new int[tupleCount];
+        tupleSrcMaskHi = new long[tupleCount];
+        tupleSrcMaskLo = new long[tupleCount];
+        tupleDstMaskHi = new long[tupleCount];
+        tupleDstMaskLo = new long[tupleCount];
+        tupleFirstRule = new int[tupleCount];
+        tupleBuckets = new int[tupleCount];
+        tupleBucketMask = new int[tupleCount];
+        int bucketTotal = 0;
+        for (int t = 0; t < tupleCount; t++) {
+            int buckets = Integer.highestOneBit(Math.max(1, tupleSizes.get(t)) * 2 - 1) << 2;
+            tupleBuckets[t] = bucketTotal;
+            tupleBucketMask[t] = buckets - 1;
+            bucketTotal += buckets;
+        }
+        heads = new int[bucketTotal];
+        next = new int[n];
+        hashes = new long[n];
+        Arrays.fill(heads, -1);
+        for (int i = n - 1; i >= 0; i--) { // pushed in reverse, so each bucket lists its rules in list order
+            int t = tupleOf[i];
+            tupleFields[t] = fields(i);
+            tupleSrcMaskHi[t] = srcMaskHi[i];
+            tupleSrcMaskLo[t] = srcMaskLo[i];
+            tupleDstMaskHi[t] = dstMaskHi[i];
+            tupleDstMaskLo[t] = dstMaskLo[i];
+            tupleFirstRule[t] = i;
+            hashes[i] = hash(tupleFields[t], srcHi[i], srcLo[i], dstHi[i], dstLo[i], protocols[i], versions[i],
+                    srcPortFrom[i], dstPortFrom[i]);
+            int bucket = tupleBuckets[t] + (int) (hashes[i] & tupleBucketMask[t]);
+            next[i] = heads[bucket];
+            heads[bucket] = i;
+        }
+    }
+
+    /**
+     * The fields a rule's tuple hashes exactly. A port is hashed only when it is one port of a TCP or UDP rule: every
+     * packet such a rule can match then carries ports; other port ranges are checked per candidate.
+     */
+    private int fields(int i) {
+        boolean ports = protocols[i] == FlowKey.PROTO_TCP || protocols[i] == FlowKey.PROTO_UDP;
+        return (protocols[i] != 0 ? PROTOCOL_EXACT : 0) | (versions[i] != 0 ? VERSION_EXACT : 0)
+                | (ports && srcPortFrom[i] == srcPortTo[i] ? SOURCE_PORT_EXACT : 0)
+                | (ports && dstPortFrom[i] == dstPortTo[i] ? DESTINATION_PORT_EXACT : 0);
+    }
+
+    /** The hash of a tuple's fields; addresses come masked with the tuple's prefix lengths. */
+    private static long hash(int fields, long srcHi, long srcLo, long dstHi, long dstLo, int protocol, int version,
+            int srcPort, int dstPort) {
+        long h = srcHi * 0x9E3779B97F4A7C15L + srcLo;
+        h = h * 0x9E3779B97F4A7C15L + dstHi;
+        h = h * 0x9E3779B97F4A7C15L + dstLo;
+        h = h * 0x9E3779B97F4A7C15L + ((fields & PROTOCOL_EXACT) != 0 ? protocol : 0)
+                + ((fields & VERSION_EXACT) != 0 ? (long) version << 8 : 0)
+                + ((fields & SOURCE_PORT_EXACT) != 0 ? (long) srcPort << 16 : 0)
+                + ((fields & DESTINATION_PORT_EXACT) != 0 ? (long) dstPort << 32 : 0);
+        return FlowKey.mix(h);
     }
 
     private static long[] bitset(FirewallRule r) {
@@ -99,27 +196,41 @@ public final class RuleSet {
         int version = FlowKey.ipVersion(l4);
         int sport = FlowKey.srcPort(l4);
         int dport = FlowKey.dstPort(l4);
-        boolean ports = proto == FlowKey.PROTO_TCP || proto == FlowKey.PROTO_UDP;
-        int inPort = FlowKey.inPort(l4);
-        for (int i = 0; i < ids.length; i++) {
-            if ((protocols[i] != 0 && protocols[i] != proto) || (versions[i] != 0 && versions[i] != version)) {
-                continue;
+        int best = ids.length;
+        for (int t = 0; t < tupleCount && tupleFirstRule[t] < best; t++) {
+            long h = hash(tupleFields[t], srcAddrHi & tupleSrcMaskHi[t], srcAddrLo & tupleSrcMaskLo[t],
+                    dstAddrHi & tupleDstMaskHi[t], dstAddrLo & tupleDstMaskLo[t], proto, version, sport, dport);
+            for (int i = heads[tupleBuckets[t] + (int) (h & tupleBucketMask[t])]; i >= 0 && i < best; i = next[i]) {
+                if (hashes[i] == h && matches(i, srcAddrHi, srcAddrLo, dstAddrHi, dstAddrLo, proto, version, sport, dport,
+                        FlowKey.inPort(l4), outPort)) {
+                    best = i;
+                }
             }
-            if ((dstAddrHi & dstMaskHi[i]) != dstHi[i] || (dstAddrLo & dstMaskLo[i]) != dstLo[i]
-                    || (srcAddrHi & srcMaskHi[i]) != srcHi[i] || (srcAddrLo & srcMaskLo[i]) != srcLo[i]) {
-                continue;
-            }
-            if (ports && (sport < srcPortFrom[i] || sport > srcPortTo[i] || dport < dstPortFrom[i]
-                    || dport > dstPortTo[i])) {
-                continue;
-            }
-            long[] scope = appliedTo[i];
-            if (scope != null && !contains(scope, inPort) && !contains(scope, outPort)) {
-                continue;
-            }
-            return i;
         }
-        return -1;
+        return best == ids.length ? -1 : best;
+    }
+
+    private boolean matches(int i, long srcAddrHi, long srcAddrLo, long dstAddrHi, long dstAddrLo, int proto,
+            int version, int sport, int dport, int inPort, int outPort) {
+        if ((protocols[i] != 0 && protocols[i] != proto) || (versions[i] != 0 && versions[i] != version)) {
+            return false;
+        }
+        if ((dstAddrHi & dstMaskHi[i]) != dstHi[i] || (dstAddrLo & dstMaskLo[i]) != dstLo[i]
+                || (srcAddrHi & srcMaskHi[i]) != srcHi[i] || (srcAddrLo & srcMaskLo[i]) != srcLo[i]) {
+            return false;
+        }
+        boolean ports = proto == FlowKey.PROTO_TCP || proto == FlowKey.PROTO_UDP;
+        if (ports && (sport < srcPortFrom[i] || sport > srcPortTo[i] || dport < dstPortFrom[i]
+                || dport > dstPortTo[i])) {
+            return false;
+        }
+        long[] scope = appliedTo[i];
+        return scope == null || contains(scope, inPort) || contains(scope, outPort);
+    }
+
+    /** How many hash tables a first packet probes at most. */
+    public int tuples() {
+        return tupleCount;
     }
 
     private static boolean contains(long[] bits, int port) {
