@@ -1,6 +1,7 @@
 package io.edp.manager.realization;
 
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,6 +32,7 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(EmbeddedEngines.class);
 
     private final ConcurrentMap<UUID, Engine> engines = new ConcurrentHashMap<>();
+    private final ConcurrentMap<UUID, Long> generations = new ConcurrentHashMap<>(); // written under engines' lock
     private final ApplicationEventPublisher events;
     private final NicDrivers drivers;
 
@@ -52,16 +54,20 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
             fault.ifPresent(f -> log.warn("Engine of host {} is rebuilt: {}", desired.hostName(), f.reason()));
             boolean live = running != null && fault.isEmpty() && liveChange(running.config(), desired.engine());
             try {
-                if (live) {
-                    if (!running.config().equals(desired.engine())) {
-                        running.apply(desired.engine()); // throws before changing anything when refused
-                    }
-                    return running;
+                Engine engine = running;
+                if (!live) {
+                    engine = rebuilt(desired, running);
+                } else if (!running.config().equals(desired.engine())) {
+                    running.apply(desired.engine()); // throws before changing anything when refused
                 }
-                return rebuilt(desired, running);
+                generations.put(id, desired.generation());
+                return engine;
             } catch (RuntimeException e) {
                 failure[0] = e;
                 // a refused live change leaves the engine as it was; a failed rebuild leaves none
+                if (!live) {
+                    generations.remove(id);
+                }
                 return live ? running : null;
             }
         });
@@ -102,6 +108,7 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
     public void remove(UUID hostId) {
         engines.computeIfPresent(hostId, (id, running) -> {
             stop(id, running);
+            generations.remove(id);
             return null;
         });
     }
@@ -109,6 +116,12 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
     private void stop(UUID hostId, Engine engine) {
         events.publishEvent(new EngineLifecycle.Stopped(hostId, engine));
         engine.close();
+    }
+
+    @Override
+    public OptionalLong generation(UUID hostId) {
+        Long generation = generations.get(hostId);
+        return generation == null ? OptionalLong.empty() : OptionalLong.of(generation);
     }
 
     @Override

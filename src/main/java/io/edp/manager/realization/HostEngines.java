@@ -1,6 +1,7 @@
 package io.edp.manager.realization;
 
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 
@@ -23,6 +24,12 @@ public interface HostEngines {
 
     /** Stops and forgets the host's engine, if it has one. */
     void remove(UUID hostId);
+
+    /**
+     * The host's desired generation that its engine runs (the API's one generation number: a write's
+     * {@code EDP-Generation}, realization's {@code realizedGeneration}); empty when it runs none.
+     */
+    OptionalLong generation(UUID hostId);
 
     /** Hosts that have an engine here. */
     Set<UUID> hosts();

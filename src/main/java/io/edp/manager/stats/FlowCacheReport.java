@@ -9,7 +9,11 @@ import io.swagger.v3.oas.annotations.media.Schema;
 @Schema(description = "Flow caches of a host's engine, per worker, at one instant")
 record FlowCacheReport(
         @Schema(description = "When the snapshot was taken") Instant takenAt,
-        @Schema(description = "The engine's own configuration generation", example = "3") int engineGeneration,
+        @Schema(description = "The host's desired generation this engine runs: the number of a write's "
+                + "EDP-Generation header and of realization's realizedGeneration", example = "7") long generation,
+        @Schema(description = "How many table sets this engine has compiled since it started (each push that "
+                + "changes what it runs compiles one; a rebuilt engine starts again at 1): the engine's own "
+                + "counter, not a generation of the host", example = "3") int engineTablesVersion,
         @Schema(example = "EDP_STANDARD") String mode,
         @Schema(description = "Summed over workers") FlowCacheCounters total,
         @Schema(description = "Workers per occupancy bucket (0, 25, 50, 75, 90, 95 %)",

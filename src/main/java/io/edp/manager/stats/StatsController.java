@@ -41,7 +41,8 @@ class StatsController {
             description = "Hits, misses, slow-path packets, insertions and their failures, evictions, expirations, "
                     + "revalidations, entries, capacity and occupancy (with NSX's 0/25/50/75/90/95 % buckets).")
     FlowCacheReport flowCache(@PathVariable UUID hostId) {
-        var stats = engines.require(hostId).stats();
+        var engine = engines.require(hostId);
+        var stats = engine.stats();
         var occupancy = new LinkedHashMap<String, Integer>();
         for (int bucket : FlowCacheCounters.BUCKETS) {
             occupancy.put(Integer.toString(bucket), 0);
@@ -49,7 +50,8 @@ class StatsController {
         var workers = stats.workers().stream().map(w -> new FlowCacheReport.WorkerFlowCache(w.id(), w.numaNode(),
                 FlowCacheCounters.of(w.flowCache()))).toList();
         workers.forEach(w -> occupancy.merge(Integer.toString(w.counters().occupancyBucket()), 1, Integer::sum));
-        return new FlowCacheReport(stats.takenAt(), stats.generation(), stats.mode().name(),
+        return new FlowCacheReport(stats.takenAt(), engines.generation(hostId).orElse(0), stats.generation(),
+                stats.mode().name(),
                 FlowCacheCounters.of(stats.flowCache()), occupancy, workers);
     }
 

@@ -19,7 +19,8 @@ record VerifierReport(
     @Schema(description = "A fast-path hit the slow path would have decided differently")
     record Mismatch(Instant at,
                     @Schema(example = "0") int worker,
-                    @Schema(description = "Engine generation the hit ran under", example = "3") int generation,
+                    @Schema(description = "The engine's table set the hit ran under (its engineTablesVersion in "
+                            + "the flow-cache statistics)", example = "3") int engineTablesVersion,
                     @Schema(example = "port 1 to 02:00:00:00:00:01 udp 10.0.0.1:40000 > 10.0.0.2:53") String flow,
                     @Schema(description = "The action the flow cache gave the packet", example = "drop(NO_ROUTE)")
                     String cached,

@@ -1,6 +1,7 @@
 package io.edp.manager.realization;
 
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -92,6 +93,11 @@ public class FaultInjection {
         @Override
         public void remove(UUID hostId) {
             engines.remove(hostId);
+        }
+
+        @Override
+        public OptionalLong generation(UUID hostId) {
+            return engines.generation(hostId);
         }
 
         @Override

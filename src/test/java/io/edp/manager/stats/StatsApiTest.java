@@ -46,8 +46,15 @@ class StatsApiTest extends ManagerTest {
 
         mvc.perform(post("/api/v1/hosts/" + hostId + "/stats/flow-cache/flush").with(operator()))
                 .andExpect(status().isNoContent());
+        var realized = await("the host to realize what it desires", () -> performCompleted(
+                        get("/api/v1/hosts/" + hostId + "/realization").with(viewer())).andReturn().getResponse()
+                        .getContentAsString(),
+                status -> JsonPath.<Integer>read(status, "$.realizedGeneration")
+                        .equals(JsonPath.<Integer>read(status, "$.desiredGeneration")));
         mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/flow-cache").with(viewer()))
-                .andExpect(jsonPath("$.total.entries").value(0));
+                .andExpect(jsonPath("$.total.entries").value(0))
+                .andExpect(jsonPath("$.generation").value(JsonPath.<Integer>read(realized, "$.realizedGeneration")))
+                .andExpect(jsonPath("$.engineTablesVersion").isNumber());
 
         mvc.perform(delete("/api/v1/hosts/" + hostId).with(operator())).andExpect(status().isNoContent());
         await("the host's metrics to go", () -> body("/actuator/prometheus"),
