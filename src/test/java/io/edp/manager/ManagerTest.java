@@ -5,6 +5,10 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.locks.LockSupport;
@@ -48,7 +52,9 @@ import org.springframework.test.web.servlet.request.RequestPostProcessor;
         // most hosts of the suite run no engine; the memory budget is tested on its own (EngineMemoryBudgetTest)
         "edp.engines.memory-budget=1TB",
         // hosts of the inventory tests name interfaces such as eth1: never open the machine's real ones
-        "edp.engines.real-drivers=false"})
+        "edp.engines.real-drivers=false",
+        // the interfaces the inventory tests name; pcap files live in PCAP_DIR
+        "edp.engines.af-packet-interfaces=veth0,eth1"})
 @AutoConfigureMockMvc
 @Import(FaultInjection.class)
 public abstract class ManagerTest {
@@ -59,9 +65,21 @@ public abstract class ManagerTest {
     protected static final String VIEWER_PASSWORD = "viewer-secret";
     protected static final MediaType MERGE_PATCH = MediaType.parseMediaType("application/merge-patch+json");
 
+    /** The pcap directory of the suite's manager, fresh for each run. */
+    protected static final Path PCAP_DIR = temporaryDirectory("edp-pcap");
+
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
         TestDatabase.register(registry);
+        registry.add("edp.engines.pcap-dir", PCAP_DIR::toString);
+    }
+
+    private static Path temporaryDirectory(String prefix) {
+        try {
+            return Files.createTempDirectory(prefix);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Autowired

@@ -13,6 +13,7 @@ import io.edp.engine.nic.NicDrivers;
 import io.edp.engine.nic.PortConfig;
 import io.edp.engine.time.SystemClock;
 import io.edp.engine.worker.WorkerHealth;
+import io.edp.manager.host.pnic.NicConfinement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -36,9 +37,9 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
     private final ApplicationEventPublisher events;
     private final NicDrivers drivers;
 
-    EmbeddedEngines(ApplicationEventPublisher events, EngineProperties properties) {
+    EmbeddedEngines(ApplicationEventPublisher events, NicConfinement confinement) {
         this.events = events;
-        this.drivers = properties.realDrivers() ? NicDrivers.standard() : NicDrivers.withLoopback();
+        this.drivers = confinement.drivers();
     }
 
     @Override

@@ -1,5 +1,8 @@
 package io.edp.manager.realization;
 
+import java.nio.file.Path;
+import java.util.List;
+
 import io.edp.engine.config.ConfigRules;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -15,16 +18,21 @@ import org.springframework.util.unit.DataSize;
  *                          tests and demos away from the machine's interfaces
  * @param memoryBudget      memory all embedded engines together may reserve (their estimate, heap and off-heap);
  *                          not set: half of the JVM's maximum heap, the other half left to the manager itself
+ * @param pcapDir           the only directory whose files {@code pcap} NICs read and write; not set: the
+ *                          {@code pcap} directory of the data directory
+ * @param afPacketInterfaces the only interfaces {@code af_packet} NICs may open; empty (the default): none
  */
 @ConfigurationProperties("edp.engines")
 public record EngineProperties(@DefaultValue("8192") int mbufs, @DefaultValue("65536") int conntrackCapacity,
-                               @DefaultValue("true") boolean realDrivers, DataSize memoryBudget) {
+                               @DefaultValue("true") boolean realDrivers, DataSize memoryBudget, Path pcapDir,
+                               List<String> afPacketInterfaces) {
 
     public EngineProperties {
         ConfigRules.require(ConfigRules.memory(conntrackCapacity, mbufs)); // the engines' own rules, at start-up
         if (memoryBudget != null && memoryBudget.isNegative()) {
             throw new IllegalArgumentException("edp.engines.memory-budget must not be negative: " + memoryBudget);
         }
+        afPacketInterfaces = afPacketInterfaces == null ? List.of() : List.copyOf(afPacketInterfaces);
     }
 
     /** The budget in bytes: as configured, else half of {@link Runtime#maxMemory()}. */

@@ -11,7 +11,10 @@ import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.packet.Frames;
 import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.Verdict;
+import io.edp.manager.database.DataDirectoryProperties;
+import io.edp.manager.host.pnic.NicConfinement;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +27,9 @@ class EmbeddedEnginesTest {
     private static final long VM_B_MAC = 0x0200000000AAL;
 
     private final EmbeddedEngines engines =
-            new EmbeddedEngines(event -> { }, new EngineProperties(4096, 65536, false, null));
+            new EmbeddedEngines(event -> { }, new NicConfinement(
+                    new EngineProperties(4096, 65536, false, null, null, null),
+                    new DataDirectoryProperties(Path.of("target", "embedded-engines-test"))));
     private final UUID host = UUID.randomUUID();
 
     @Test

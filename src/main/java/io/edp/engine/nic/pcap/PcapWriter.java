@@ -22,6 +22,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -47,8 +48,9 @@ final class PcapWriter implements AutoCloseable {
         this.path = path;
         this.nanos = nanosecondTimestamps;
         try {
+            // a symbolic link put in place of the file must not redirect the write elsewhere
             this.channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                    StandardOpenOption.WRITE);
+                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
         } catch (IOException e) {
             throw new NicSetupException("pcap " + path + ": cannot write: " + e.getMessage(), e);
         }

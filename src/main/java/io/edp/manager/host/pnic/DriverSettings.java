@@ -35,7 +35,8 @@ public sealed interface DriverSettings {
     /** A real Linux interface, through PACKET_MMAP rings. */
     @Schema(name = "AfPacketDriver", description = "A Linux network interface, read and written with AF_PACKET")
     record AfPacket(
-            @Schema(description = "Linux interface name", example = "veth0")
+            @Schema(description = "Linux interface name; must be listed in edp.engines.af-packet-interfaces",
+                    example = "veth0")
             @NotBlank @Size(max = 15) @Pattern(regexp = "[^/\\s]+", message = "must not contain '/' or spaces")
             String interfaceName) implements DriverSettings {
     }
@@ -43,9 +44,11 @@ public sealed interface DriverSettings {
     /** Replays a capture file into the engine and writes what the engine transmits to another. */
     @Schema(name = "PcapDriver", description = "Replays a capture file; writes what is transmitted to another file")
     record Pcap(
-            @Schema(description = "Capture file to replay", example = "/var/lib/edp/in.pcap")
+            @Schema(description = "Capture file to replay, inside the pcap directory (edp.engines.pcap-dir): "
+                    + "relative to it, or absolute", example = "in.pcap")
             @NotBlank @Size(max = 4096) String inputFile,
-            @Schema(description = "Capture file to write", example = "/var/lib/edp/out.pcap")
+            @Schema(description = "Capture file to write, inside the pcap directory; a file that exists is "
+                    + "refused unless this NIC wrote it", example = "out.pcap")
             @NotBlank @Size(max = 4096) String outputFile) implements DriverSettings {
     }
 }

@@ -22,15 +22,19 @@ class PhysicalNicService {
     private final HostService hosts;
     private final PhysicalNicRepository nics;
     private final EngineMemoryBudget budget;
+    private final NicConfinement confinement;
 
-    PhysicalNicService(HostService hosts, PhysicalNicRepository nics, EngineMemoryBudget budget) {
+    PhysicalNicService(HostService hosts, PhysicalNicRepository nics, EngineMemoryBudget budget,
+                       NicConfinement confinement) {
         this.hosts = hosts;
         this.nics = nics;
         this.budget = budget;
+        this.confinement = confinement;
     }
 
     PhysicalNicResponse create(UUID hostId, PhysicalNicRequest request) {
         check(hosts.requireUnchanging(hostId), null, request);
+        confinement.check(request.driver(), null);
         // a NIC on a NUMA node without one adds a worker when the workers are left to their default
         return budget.admit(() -> PhysicalNicResponse.of(nics.saveAndFlush(new PhysicalNic(hostId, request))));
     }
@@ -53,6 +57,7 @@ class PhysicalNicService {
         ifMatch.check(nic.version());
         var request = change.apply(nic.toRequest());
         check(host, nicId, request);
+        confinement.check(request.driver(), nic.driver());
         return budget.admit(() -> {
             nic.apply(request);
             return PhysicalNicResponse.of(nics.saveAndFlush(nic));

@@ -81,13 +81,13 @@ class PhysicalNicApiTest extends ManagerTest {
 
         mvc.perform(patch(pnics() + "/" + id).with(operator()).header("If-Match", "\"0\"").contentType(MERGE_PATCH)
                         .content("""
-                                {"driver": {"kind": "pcap", "inputFile": "/in.pcap", "outputFile": "/out.pcap"},
+                                {"driver": {"kind": "pcap", "inputFile": "in.pcap", "outputFile": "out.pcap"},
                                  "rxQueues": 8}"""))
                 .andExpect(status().isOk())
                 .andExpect(header().string("ETag", "\"1\""))
                 .andExpect(jsonPath("$.driver.kind").value("pcap"))
                 .andExpect(jsonPath("$.driver.interfaceName").doesNotExist())
-                .andExpect(jsonPath("$.driver.outputFile").value("/out.pcap"))
+                .andExpect(jsonPath("$.driver.outputFile").value("out.pcap"))
                 .andExpect(jsonPath("$.rxQueues").value(8))
                 .andExpect(jsonPath("$.speedMbps").value(25000));
     }
