@@ -17,6 +17,7 @@ import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.ExceptionTranslationFilter;
+import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 
 /**
@@ -26,7 +27,7 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
  * "Authorize" button supplies the credentials for the calls it makes.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(AccountProperties.class)
+@EnableConfigurationProperties({AccountProperties.class, LoginThrottleProperties.class})
 class SecurityConfiguration {
 
     @Bean
@@ -45,7 +46,7 @@ class SecurityConfiguration {
     }
 
     @Bean
-    SecurityFilterChain apiSecurity(HttpSecurity http, AuditTrail audit,
+    SecurityFilterChain apiSecurity(HttpSecurity http, AuditTrail audit, LoginThrottleProperties logins,
                                     @Qualifier("handlerExceptionResolver") HandlerExceptionResolver resolver) {
         // 401 and 403 are rendered by the same problem-details handler as every other error
         var problems = new ProblemSecurityHandler(resolver);
@@ -53,6 +54,8 @@ class SecurityConfiguration {
                 .csrf(csrf -> csrf.disable()) // no cookies or sessions: nothing for CSRF to ride on
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .httpBasic(basic -> basic.authenticationEntryPoint(problems))
+                .addFilterBefore(new LoginThrottle(logins, InstantSource.system(), resolver),
+                        BasicAuthenticationFilter.class)
                 .exceptionHandling(errors -> errors.authenticationEntryPoint(problems).accessDeniedHandler(problems))
                 // after authentication, around authorization: failed writes, a viewer's 403 included, are audited
                 .addFilterBefore(new WriteAuditFilter(audit), ExceptionTranslationFilter.class)
