@@ -10,6 +10,8 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
+import org.springframework.security.authorization.AuthorityAuthorizationManager;
+import org.springframework.security.authorization.AuthorizationDecision;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.userdetails.UserDetailsService;
@@ -21,13 +23,14 @@ import org.springframework.security.web.authentication.www.BasicAuthenticationFi
 import org.springframework.web.servlet.HandlerExceptionResolver;
 
 /**
- * HTTP Basic, stateless. {@code /api/**} needs an account: viewers may read, operators may do everything.
- * Health probes and the Prometheus endpoint stay open because kubelets and scrapers carry no credentials and they
- * reveal no inventory; the OpenAPI document and Swagger UI stay open because the contract is public and Swagger UI's
- * "Authorize" button supplies the credentials for the calls it makes.
+ * HTTP Basic, stateless, failed logins throttled ({@link LoginThrottle}). {@code /api/**} needs an account: viewers
+ * may read, operators may do everything. Health probes stay open because kubelets carry no credentials (they see
+ * UP or DOWN, details only with an account); the Prometheus endpoint names every host, so it needs an account
+ * unless {@code edp.metrics.public} opens it; the OpenAPI document and Swagger UI stay open because the contract is
+ * public and Swagger UI's "Authorize" button supplies the credentials for the calls it makes.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({AccountProperties.class, LoginThrottleProperties.class})
+@EnableConfigurationProperties({AccountProperties.class, LoginThrottleProperties.class, MetricsProperties.class})
 class SecurityConfiguration {
 
     @Bean
@@ -47,6 +50,7 @@ class SecurityConfiguration {
 
     @Bean
     SecurityFilterChain apiSecurity(HttpSecurity http, AuditTrail audit, LoginThrottleProperties logins,
+                                    MetricsProperties metrics,
                                     @Qualifier("handlerExceptionResolver") HandlerExceptionResolver resolver) {
         // 401 and 403 are rendered by the same problem-details handler as every other error
         var problems = new ProblemSecurityHandler(resolver);
@@ -60,7 +64,11 @@ class SecurityConfiguration {
                 // after authentication, around authorization: failed writes, a viewer's 403 included, are audited
                 .addFilterBefore(new WriteAuditFilter(audit), ExceptionTranslationFilter.class)
                 .authorizeHttpRequests(requests -> requests
-                        .requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/prometheus").permitAll()
+                        // probes carry no credentials; health shows its details only to an account (application.yaml)
+                        .requestMatchers("/actuator/health", "/actuator/health/**").permitAll()
+                        .requestMatchers("/actuator/prometheus").access(metrics.open()
+                                ? (authentication, context) -> new AuthorizationDecision(true)
+                                : AuthorityAuthorizationManager.hasAnyRole(Accounts.VIEWER, Accounts.OPERATOR))
                         .requestMatchers("/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
                                 "/swagger-ui.html", "/swagger-ui/**").permitAll()
                         // who may log in, and who did what: operators only, reading included

@@ -63,7 +63,7 @@ class StartupReconciliationTest extends RealizationTest {
                     + Reconciler.STARTUP_WAIT + "'"), n -> n == hostCount - parallelism);
             assertThat(count("state = 'IN_PROGRESS' AND failure_reason = '" + Reconciler.STARTUP_PUSH + "'"))
                     .isEqualTo(parallelism);
-            mvc.perform(get("/actuator/health/readiness"))
+            mvc.perform(get("/actuator/health/readiness").with(viewer()))
                     .andExpect(status().isServiceUnavailable())
                     .andExpect(jsonPath("$.components.startupReconciliation.status").value("OUT_OF_SERVICE"));
         } finally {

@@ -67,12 +67,30 @@ class SecurityTest extends ManagerTest {
     }
 
     @Test
-    void probesAndMetricsNeedNoCredentials() throws Exception {
+    void probesNeedNoCredentialsAndShowNoDetailsWithout() throws Exception {
         mvc.perform(get("/actuator/health/liveness")).andExpect(status().isOk())
                 .andExpect(jsonPath("$.status").value("UP"));
         mvc.perform(get("/actuator/health/readiness")).andExpect(status().isOk())
+                .andExpect(jsonPath("$.status").value("UP"))
+                .andExpect(jsonPath("$.components").doesNotExist());
+        mvc.perform(get("/actuator/health")).andExpect(status().isOk())
+                .andExpect(jsonPath("$.components").doesNotExist());
+    }
+
+    @Test
+    void healthDetailsAreShownToAnAccount() throws Exception {
+        mvc.perform(get("/actuator/health/readiness").with(viewer()))
                 .andExpect(jsonPath("$.components.db.status").value("UP"));
-        mvc.perform(get("/actuator/prometheus")).andExpect(status().isOk())
+        mvc.perform(get("/actuator/health").with(viewer()))
+                .andExpect(jsonPath("$.components.db.details.database").value("PostgreSQL"));
+    }
+
+    @Test
+    void prometheusNeedsAViewer() throws Exception {
+        mvc.perform(get("/actuator/prometheus"))
+                .andExpect(status().isUnauthorized())
+                .andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON));
+        mvc.perform(get("/actuator/prometheus").with(viewer())).andExpect(status().isOk())
                 .andExpect(content().string(containsString("jvm_memory_used_bytes")));
     }
 
@@ -81,5 +99,12 @@ class SecurityTest extends ManagerTest {
         mvc.perform(get("/v3/api-docs")).andExpect(status().isOk())
                 .andExpect(jsonPath("$.components.securitySchemes.basicAuth.scheme").value("basic"));
         mvc.perform(get("/swagger-ui/index.html")).andExpect(status().isOk());
+    }
+
+    @Test
+    void swaggerUiKeepsNoCredentialsInTheBrowsersStorage() throws Exception {
+        // persistAuthorization would keep the Basic credentials in localStorage, readable by any script of the origin
+        mvc.perform(get("/v3/api-docs/swagger-config")).andExpect(status().isOk())
+                .andExpect(jsonPath("$.persistAuthorization").value(false));
     }
 }
