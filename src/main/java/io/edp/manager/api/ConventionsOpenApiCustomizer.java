@@ -40,6 +40,7 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
     private static final String PROBLEM = "Problem";
     private static final String PROBLEM_MEDIA_TYPE = "application/problem+json";
     private static final String DATABASE_UNAVAILABLE = "DatabaseUnavailable";
+    private static final String TOO_MANY_FAILED_LOGINS = "TooManyFailedLogins";
 
     static {
         SpringDocUtils.getConfig()
@@ -82,6 +83,7 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
         var responses = operation.getResponses();
         responses.addApiResponse("400", problem("Invalid parameters or body; `errors` lists the bad fields"));
         responses.addApiResponse("401", problem("Missing or wrong credentials"));
+        responses.addApiResponse("429", new ApiResponse().$ref("#/components/responses/" + TOO_MANY_FAILED_LOGINS));
         if (!handler.hasMethodAnnotation(GetMapping.class)) {
             responses.addApiResponse("403", problem("The account is not an operator"));
         }
@@ -121,6 +123,10 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
         openApi.getComponents().addResponses(DATABASE_UNAVAILABLE, problem("The database is away or busy; retry "
                 + "after the time that Retry-After says").addHeaderObject("Retry-After",
                 new Header().description("Seconds to wait").schema(new IntegerSchema().example(5))));
+        openApi.getComponents().addResponses(TOO_MANY_FAILED_LOGINS, problem("Too many failed logins of this user "
+                + "from this address (README, \"Failed logins\"); retry after the time that Retry-After says, with "
+                + "the right password").addHeaderObject("Retry-After",
+                new Header().description("Seconds to wait").schema(new IntegerSchema().example(1))));
         if (openApi.getTags() != null) {
             openApi.getTags().sort(Comparator.comparing(Tag::getName)); // a stable order for the committed contract
         }

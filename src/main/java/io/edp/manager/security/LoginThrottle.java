@@ -89,8 +89,7 @@ final class LoginThrottle extends OncePerRequestFilter {
         });
         if (after.blockedUntilMillis() > now) {
             log.warn("Failed login of user '{}' from {} ({} in a row): further logins of this user from this address "
-                    + "wait {}", client.user(), client.address(), after.count(),
-                    Duration.ofMillis(after.blockedUntilMillis() - now));
+                    + "wait {} ms", client.user(), client.address(), after.count(), after.blockedUntilMillis() - now);
         } else {
             log.warn("Failed login of user '{}' from {} ({} in a row)", client.user(), client.address(), after.count());
         }
