@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -56,12 +57,19 @@ class AnsiblePlaybookTest {
                 .contains("failed=0");
     }
 
-    /** Runs the playbook; fails with its output unless it succeeds. */
     private String playbook(String host) throws IOException, InterruptedException {
+        return run(work, "edp_url=http://127.0.0.1:" + port, "edp_user=ansible", "edp_password=ansible-secret",
+                "edp_host=" + host);
+    }
+
+    /** Runs the playbook with these extra variables ({@code name=value}); fails with its output unless it succeeds. */
+    static String run(Path work, String... variables) throws IOException, InterruptedException {
         Path output = Files.createTempFile(work, "ansible", ".log");
-        var process = new ProcessBuilder(List.of(ANSIBLE_PLAYBOOK.toString(), "-i", "localhost,", PLAYBOOK.toString(),
-                "-e", "edp_url=http://127.0.0.1:" + port, "-e", "edp_user=ansible", "-e", "edp_password=ansible-secret",
-                "-e", "edp_host=" + host))
+        var command = new ArrayList<>(List.of(ANSIBLE_PLAYBOOK.toString(), "-i", "localhost,", PLAYBOOK.toString()));
+        for (var variable : variables) {
+            command.addAll(List.of("-e", variable));
+        }
+        var process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(output.toFile());
         process.environment().put("ANSIBLE_NOCOLOR", "1");

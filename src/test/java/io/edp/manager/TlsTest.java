@@ -100,22 +100,10 @@ class TlsTest {
 
     @Test
     void theAnsiblePlaybookVerifiesTheCertificateAgainstEdpCaPath() throws Exception {
-        var output = CERTIFICATES.resolve("ansible.log");
-        var process = new ProcessBuilder(List.of("ansible-playbook", "-i", "localhost,", "ansible/edp-host.yml",
-                "-e", "edp_url=https://localhost:" + port, "-e", "edp_ca_path=" + CERTIFICATE,
-                "-e", "edp_user=tls-operator", "-e", "edp_password=tls-secret", "-e", "edp_host=esx-tls-" + port))
-                .redirectErrorStream(true).redirectOutput(output.toFile());
-        process.environment().put("ANSIBLE_NOCOLOR", "1");
-        process.environment().put("ANSIBLE_LOCAL_TEMP", CERTIFICATES.resolve("ansible-tmp").toString());
-        var running = process.start();
-        boolean exited = running.waitFor(180, TimeUnit.SECONDS);
-        if (!exited) {
-            running.destroyForcibly();
-        }
-        var log = Files.readString(output);
+        var log = AnsiblePlaybookTest.run(CERTIFICATES, "edp_url=https://localhost:" + port,
+                "edp_ca_path=" + CERTIFICATE, "edp_user=tls-operator", "edp_password=tls-secret",
+                "edp_host=esx-tls-" + port);
 
-        assertThat(exited).as("ansible-playbook finished within 180 s; output:%n%s", log).isTrue();
-        assertThat(running.exitValue()).as("ansible-playbook's exit status; output:%n%s", log).isZero();
         assertThat(log).contains("runs EDP_STANDARD at generation").contains("failed=0");
     }
 

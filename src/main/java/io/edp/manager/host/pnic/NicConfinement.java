@@ -91,15 +91,19 @@ public class NicConfinement {
     /** A file that exists is written only by the NIC that created it: never one that was there before. */
     private void newOutput(String input, String output, DriverSettings current) {
         var file = pcapFile(output);
-        if (file.equals(pcapFile(input))) {
+        if (resolvesTo(input, file)) {
             throw new IllegalArgumentException("must not be the input file");
         }
         boolean ownCapture = current instanceof DriverSettings.Pcap(var ignored, var currentOutput)
-                && refusal(() -> pcapFile(currentOutput)).isEmpty() && file.equals(pcapFile(currentOutput));
+                && resolvesTo(currentOutput, file);
         if (!ownCapture && Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             throw new IllegalArgumentException("'" + output + "' already exists; a pcap NIC writes only a file it "
                     + "creates itself: name a new file");
         }
+    }
+
+    private boolean resolvesTo(String value, Path file) {
+        return refusal(() -> pcapFile(value)).isEmpty() && pcapFile(value).equals(file);
     }
 
     /**

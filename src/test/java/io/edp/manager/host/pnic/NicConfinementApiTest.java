@@ -33,7 +33,8 @@ class NicConfinementApiTest extends ManagerTest {
                 .andExpect(status().isBadRequest())
                 .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
                 .andExpect(jsonPath("$.errors[0].field").value("driver.inputFile"))
-                .andExpect(jsonPath("$.errors[0].message", containsString("edp.engines.pcap-dir")));
+                .andExpect(jsonPath("$.errors[0].message", containsString("edp.engines.pcap-dir")))
+                .andExpect(jsonPath("$.errors.length()").value(1));
         assertThat(rows("physical_nic")).isZero();
     }
 
