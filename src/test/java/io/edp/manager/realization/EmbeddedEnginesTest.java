@@ -1,12 +1,14 @@
 package io.edp.manager.realization;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.edp.engine.Engine;
 import io.edp.engine.EngineConfig;
 import io.edp.engine.Mode;
 import io.edp.engine.TestTopology;
 import io.edp.engine.Traffic;
+import io.edp.engine.nic.PortConfig;
 import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.packet.Frames;
 import io.edp.engine.slowpath.FirewallRule;
@@ -14,11 +16,17 @@ import io.edp.engine.slowpath.Verdict;
 import io.edp.manager.database.DataDirectoryProperties;
 import io.edp.manager.host.pnic.NicConfinement;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** A push that the running engine cannot take live rebuilds it, and the new engine keeps the connections. */
+/**
+ * A push that the running engine cannot take live rebuilds it, and the new engine keeps the connections; ports open
+ * through the confined drivers.
+ */
 class EmbeddedEnginesTest {
 
     private static final int VM_A = 0x0A000001;
@@ -56,6 +64,29 @@ class EmbeddedEnginesTest {
         } finally {
             engines.remove(host);
         }
+    }
+
+    @Test
+    void aPcapPortOpensOnlyInsideThePcapDirectoryWhereItsRelativeNamesResolve(@TempDir Path data) throws Exception {
+        var confined = new EmbeddedEngines(event -> { }, new NicConfinement(
+                new EngineProperties(4096, 65536, true, null, null, null), new DataDirectoryProperties(data)));
+        var outside = Files.writeString(data.resolve("shadow"), "root:x:0:0");
+        try {
+            assertThatThrownBy(() -> confined.push(new HostDataPath(host, "esx-1", 1, pcapEngine(outside.toString()))))
+                    .hasMessageContaining("edp.engines.pcap-dir");
+            assertThat(outside).hasContent("root:x:0:0");
+            assertThat(confined.engine(host)).isEmpty();
+
+            confined.push(new HostDataPath(host, "esx-1", 2, pcapEngine("capture.pcap")));
+            assertThat(data.resolve("pcap").resolve("capture.pcap")).exists();
+        } finally {
+            confined.remove(host);
+        }
+    }
+
+    private static EngineConfig pcapEngine(String txFile) {
+        return EngineConfig.builder().mode(Mode.EDP_STANDARD).mbufs(4096)
+                .port(new PortConfig(0, "uplink0", 0, 1, 1, "pcap", Map.of("txFile", txFile))).build();
     }
 
     private static void send(Engine engine, int port, Frames frame) {
