@@ -350,13 +350,12 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    /** The {@code n} flows with most packets over all workers' caches (entries of older generations included). */
-    public synchronized List<FlowStats> topFlows(int n) {
-        ensureOpen();
-        if (n < 0) {
-            throw new IllegalArgumentException("n must be >= 0: " + n);
-        }
-        return statsCollector.topFlows(n, current);
+    /**
+     * The busiest flows of every worker's cache as its last snapshot pass found them (entries of older generations
+     * included): copied on the caller's thread, never waiting on a worker or on a reconfiguration.
+     */
+    public TopFlows topFlows() {
+        return statsCollector.topFlows();
     }
 
     /** A snapshot of every counter; safe to call from any thread at any time. */

@@ -2,11 +2,11 @@ package io.edp.engine;
 
 import io.edp.engine.fastpath.CachedFlow;
 import io.edp.engine.fastpath.FlowCache;
+import io.edp.engine.fastpath.TopFlowSelection;
 import io.edp.engine.metrics.Counters;
 import io.edp.engine.nic.PortConfig;
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.reject.RejectReplies;
-import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.ConnectionTable;
 import io.edp.engine.time.Clock;
 import io.edp.engine.tlb.TlbStats;
@@ -19,16 +19,16 @@ import io.edp.engine.worker.Worker;
 import io.edp.engine.worker.WorkerHealth;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * Reads an engine's counters into {@link EngineStats} (any thread: per-worker counters are plain longs read
- * racily, each a value the worker wrote) and its workers' flow caches into {@link FlowStats} (on each worker's
- * thread, between bursts).
+ * racily, each a value the worker wrote) and its workers' top-flows snapshots into {@link TopFlows} (copied on
+ * the caller's thread: a reader never makes a worker wait or work).
  */
 final class EngineStatsCollector {
 
@@ -118,26 +118,32 @@ final class EngineStatsCollector {
                 MismatchLog.latest(mismatches));
     }
 
-    /** The {@code n} flows with most packets over all workers' caches, read on each worker's thread. */
-    List<FlowStats> topFlows(int n, Generation current) {
-        List<FlowStats> all = new ArrayList<>();
-        int generation = current.number() & 0xFFFF;
+    /**
+     * Every worker's last top-flows snapshot, copied here; a flow a pass saw twice (moved by displacement while
+     * the pass walked) is reported once.
+     */
+    TopFlows topFlows() {
+        List<TopFlows.WorkerPass> passes = new ArrayList<>();
+        List<FlowStats> flows = new ArrayList<>();
+        Instant oldest = null;
+        Instant now = Instant.now();
+        long nowNanos = clock.nanoTime();
         for (Worker w : workers) {
-            w.execute(worker -> {
-                FlowCache cache = worker.flowCache();
-                if (cache == null) {
-                    return;
-                }
-                ActionTable actions = worker.actions();
-                for (CachedFlow f : cache.topFlows(n)) {
-                    String action = f.generation() == generation && f.actionIndex() < actions.size()
-                            ? actions.get(f.actionIndex()).toString() : "stale (revalidated on next hit)";
-                    all.add(new FlowStats(worker.id(), f.flow(), f.packets(), f.bytes(), action));
-                }
-            });
+            TopFlowSelection.Snapshot snapshot = w.topFlows();
+            if (snapshot == null) {
+                continue;
+            }
+            Instant takenAt = now.minusNanos(nowNanos - snapshot.takenNanos());
+            oldest = oldest == null || takenAt.isBefore(oldest) ? takenAt : oldest;
+            Map<String, CachedFlow> distinct = new LinkedHashMap<>();
+            for (CachedFlow f : snapshot.flows()) {
+                distinct.merge(f.flow(), f, (a, b) -> a.packets() >= b.packets() ? a : b);
+            }
+            distinct.values().forEach(f -> flows.add(new FlowStats(w.id(), f.flow(), f.packets(), f.bytes(),
+                    f.action())));
+            passes.add(new TopFlows.WorkerPass(w.id(), takenAt, snapshot.passNanos(), distinct.size()));
         }
-        all.sort(Comparator.comparingLong(FlowStats::packets).reversed());
-        return List.copyOf(all.subList(0, Math.min(n, all.size())));
+        return new TopFlows(oldest, Worker.TOP_FLOWS_PER_WORKER, List.copyOf(passes), List.copyOf(flows));
     }
 
     private static Map<DropReason, Long> dropMap(long[] counts) {

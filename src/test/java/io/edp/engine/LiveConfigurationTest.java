@@ -8,6 +8,7 @@ import io.edp.engine.packet.DropReason;
 import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.Verdict;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
@@ -70,7 +71,10 @@ class LiveConfigurationTest {
     void flushingTheFlowCachesSendsTheNextPacketsThroughTheIoChain() {
         try (Engine engine = Engine.start(TestTopology.config(Mode.EDP_STANDARD).build())) {
             Traffic.sendAll(engine, 0, TestTopology.routed(50, 500));
-            assertThat(engine.topFlows(3)).hasSize(3).allSatisfy(f -> {
+            Instant sent = Instant.now();
+            Await.until("a top-flows snapshot of the traffic", () -> engine.topFlows().takenAt() != null
+                    && engine.topFlows().takenAt().isAfter(sent), Duration.ofSeconds(10));
+            assertThat(engine.topFlows().flows()).hasSize(50).allSatisfy(f -> {
                 assertThat(f.packets()).isEqualTo(10);
                 assertThat(f.action()).contains("output(port 2");
             });

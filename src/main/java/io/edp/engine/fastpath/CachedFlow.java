@@ -1,5 +1,5 @@
 package io.edp.engine.fastpath;
 
-/** One flow cache entry as top-flows reports it. */
-public record CachedFlow(String flow, long packets, long bytes, int actionIndex, int generation) {
+/** One flow cache entry as a top-flows snapshot reports it: its key, counters and action. */
+public record CachedFlow(String flow, long packets, long bytes, String action) {
 }

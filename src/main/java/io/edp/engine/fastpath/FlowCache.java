@@ -1,12 +1,10 @@
 package io.edp.engine.fastpath;
 
 import io.edp.engine.packet.FlowKey;
+import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.ConnectionTable;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 
 /**
  * One worker's exact-match flow cache (the fast path): 4-way set-associative buckets with two choices per key (a
@@ -90,6 +88,10 @@ public final class FlowCache {
      */
     private static final int SEARCH_BUCKETS = 64;
     private static final int WORDS = 16;
+    /** Words of an entry that hold its key, and where its counters are (see the layout above). */
+    static final int KEY_WORDS = 6;
+    static final int PACKETS_WORD = 8;
+    static final int BYTES_WORD = 9;
     /** {@link #install} connection reference of an entry that rests on no connection. */
     public static final int NO_CONNECTION = -1;
     /** Action indices the entry can hold. */
@@ -291,20 +293,20 @@ public final class FlowCache {
         return (int) (entries[slot * WORDS + 6] >>> 32);
     }
 
-    /** The {@code n} busiest current entries; control path (allocates), call on the owning thread. */
-    public List<CachedFlow> topFlows(int n) {
-        List<CachedFlow> flows = new ArrayList<>();
-        for (int slot = 0; slot < capacity; slot++) {
-            if (signatures[slot] != 0) {
-                int b = slot * WORDS;
-                String key = FlowKey.describe(entries[b], entries[b + 1], entries[b + 2], entries[b + 3],
-                        entries[b + 4], entries[b + 5]);
-                flows.add(new CachedFlow(key, entries[b + 8], entries[b + 9],
-                        actionIndex(slot), (int) entries[b + 6] & 0xFFFF));
+    /**
+     * Offers the entries of slots {@code [from, to)} to {@code into} (a slice of a top-flows pass: bounded work,
+     * nothing allocated), each with its action when it is of {@code generation}, else null.
+     */
+    public void offerBusiest(int from, int to, TopFlowSelection into, ActionTable actions, int generation) {
+        for (int slot = from; slot < to; slot++) {
+            int base = slot * WORDS;
+            if (signatures[slot] != 0 && into.wants(entries[base + PACKETS_WORD])) {
+                long meta = entries[base + 6];
+                int action = actionIndex(slot);
+                into.offer(entries, base, ((int) meta & 0xFFFF) == (generation & 0xFFFF) && action < actions.size()
+                        ? actions.get(action) : null);
             }
         }
-        flows.sort(Comparator.comparingLong(CachedFlow::packets).reversed());
-        return List.copyOf(flows.subList(0, Math.min(n, flows.size())));
     }
 
     private int find(MemorySegment descriptors, long keyBase, int hash) {

@@ -1,6 +1,7 @@
 package io.edp.engine.worker;
 
 import io.edp.engine.fastpath.FlowCache;
+import io.edp.engine.fastpath.TopFlowSelection;
 import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.mbuf.MbufPool;
@@ -21,9 +22,10 @@ import java.util.function.Supplier;
 
 /**
  * A data-path worker (the seed's EnsNetWorld thread) as an Agrona-style duty cycle: {@link #doWork()} adopts a new
- * {@link Generation}, runs a control task from its {@link WorkerMailbox} (queue ownership, flushes, stats reads),
- * polls each owned RX queue for a burst of up to 32 frames and hands it to its {@link BurstPipeline}, then sweeps a
- * bounded slice of its flow cache. A packet meets, in this order:
+ * {@link Generation}, runs a control task from its {@link WorkerMailbox} (queue ownership, flushes), polls each
+ * owned RX queue for a burst of up to 32 frames and hands it to its {@link BurstPipeline}, then sweeps a bounded
+ * slice of its flow cache and walks another for the top-flows snapshot ({@link TopFlowPasses}). A packet meets, in
+ * this order:
  * <pre>
  *   rx burst → parse → flow-cache lookup ({@link FastPath}) → miss path ({@link MissPath}, the IOChain)
  *            → install → rewrite / REJECT reply → tx burst ({@link Transmit})
@@ -44,6 +46,8 @@ import java.util.function.Supplier;
 public final class Worker implements Runnable {
 
     public static final int MAX_PORTS = 1024;
+    /** Flows a top-flows snapshot keeps, the busiest by packets. */
+    public static final int TOP_FLOWS_PER_WORKER = TopFlowPasses.LIMIT;
 
     // worker counters
     public static final int RX_PACKETS = 0;
@@ -88,6 +92,7 @@ public final class Worker implements Runnable {
     private final BackoffIdleStrategy backoff = BackoffIdleStrategy.standard(doorbell);
     private final WorkerFaults faults;
     private final FlowVerifier verifier;
+    private final TopFlowPasses topFlows = new TopFlowPasses();
     private final long startedNanos;
 
     private RxQueue[] queues = new RxQueue[0];
@@ -231,6 +236,14 @@ public final class Worker implements Runnable {
         return actions;
     }
 
+    /**
+     * The busiest flows of the flow cache as the last snapshot pass found them (null before the first pass):
+     * copied on the caller's thread, any thread, never waits on the worker.
+     */
+    public TopFlowSelection.Snapshot topFlows() {
+        return topFlows.latest();
+    }
+
     /** The id of the worker's thread, -1 before {@link #start()}. */
     public long threadId() {
         return thread == null ? -1 : thread.threadId();
@@ -372,12 +385,14 @@ public final class Worker implements Runnable {
         }
         mailbox.runPending(this);
         counters.values()[ITERATIONS]++;
-        int nowMillis = (int) (clock.nanoTime() / 1_000_000);
+        long nowNanos = clock.nanoTime();
+        int nowMillis = (int) (nowNanos / 1_000_000);
         int work = 0;
         for (int i = 0; i < queueCount; i++) {
             work += pipeline.poll(queues[i], g, nowMillis);
         }
         fastPath.sweep(g, nowMillis, sweepBudget(nowMillis));
+        topFlows.step(g.fastPath() ? fastPath.cache() : null, actions, g.number(), nowMillis, nowNanos);
         return work;
     }
 

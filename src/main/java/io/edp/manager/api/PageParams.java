@@ -14,7 +14,8 @@ import org.springframework.data.domain.Pageable;
 import org.springframework.data.domain.Sort;
 
 /**
- * The query parameters of every list: {@code page} (from 0), {@code size} (1 to 100) and {@code sort}
+ * The query parameters of every list: {@code page} (from 0, while page × size stays below 2^31 - 100),
+ * {@code size} (1 to 100) and {@code sort}
  * ({@code property} or {@code property,desc}, repeatable). The order is always made total with the id, so that
  * pages never overlap or skip items.
  */
@@ -28,6 +29,8 @@ public record PageParams(
         List<String> sort) {
 
     public static final int MAX_SIZE = 100;
+    /** The first item a page may start at: offsets stay within an int wherever a list is held in memory. */
+    static final int MAX_OFFSET = Integer.MAX_VALUE - MAX_SIZE;
     static final int DEFAULT_SIZE = 20;
 
     /**
@@ -53,6 +56,12 @@ public record PageParams(
             orders.add(Sort.Order.asc(property));
         }
         orders.add(Sort.Order.asc("id")); // tie-break: a stable order across pages
-        return PageRequest.of(page == null ? 0 : page, size == null ? DEFAULT_SIZE : size, Sort.by(orders));
+        int number = page == null ? 0 : page;
+        int pageSize = size == null ? DEFAULT_SIZE : size;
+        if ((long) number * pageSize > MAX_OFFSET) {
+            throw new InvalidRequestException("page", "page " + number + " of size " + pageSize + " starts past item "
+                    + MAX_OFFSET + ", the last any list can reach; use a page number up to " + MAX_OFFSET / pageSize);
+        }
+        return PageRequest.of(number, pageSize, Sort.by(orders));
     }
 }

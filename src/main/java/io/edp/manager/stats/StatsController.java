@@ -1,18 +1,21 @@
 package io.edp.manager.stats;
 
+import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
 import io.edp.engine.EngineStats;
+import io.edp.engine.FlowStats;
 import io.edp.manager.api.PageParams;
 import io.edp.manager.api.PageResponse;
 import io.edp.manager.api.WithoutDatabase;
 import io.edp.manager.realization.HostEngines;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
 import org.springdoc.core.annotations.ParameterObject;
 import org.springframework.data.domain.PageImpl;
 import org.springframework.http.MediaType;
@@ -21,6 +24,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -106,15 +110,32 @@ class StatsController {
     }
 
     @GetMapping("/flows")
-    @Operation(operationId = "listTopFlows", summary = "Top flows by packets, over every worker's flow cache",
-            description = "Paged; totalElements counts the cached entries.")
-    PageResponse<FlowEntry> topFlows(@PathVariable UUID hostId, @ParameterObject @Valid PageParams paging) {
-        var engine = engines.require(hostId);
-        var pageable = paging.toPageable(Set.of("packets"), "packets");
-        int upTo = Math.toIntExact(pageable.getOffset() + pageable.getPageSize());
-        var top = engine.topFlows(upTo);
-        List<FlowEntry> page = top.subList((int) Math.min(pageable.getOffset(), top.size()), top.size()).stream()
-                .map(f -> new FlowEntry(f.worker(), f.flow(), f.packets(), f.bytes(), f.action())).toList();
-        return PageResponse.of(new PageImpl<>(page, pageable, engine.stats().flowCache().entries()));
+    @Operation(operationId = "listTopFlows", summary = "Top flows, from each worker's last flow cache snapshot",
+            description = "Every 500 ms each worker walks its flow cache in slices between bursts and keeps its "
+                    + "1,024 busiest entries by packets; this reads the last snapshots without involving the "
+                    + "workers (takenAt says when they were taken). Sort by packets or bytes (default "
+                    + "packets,desc), filter by worker; totalElements counts the snapshots' flows.")
+    TopFlowsReport topFlows(@PathVariable UUID hostId, @ParameterObject @Valid PageParams paging,
+            @Parameter(description = "Only the flows of this worker") @RequestParam(required = false) @Min(0)
+            Integer worker) {
+        var pageable = paging.toPageable(Set.of("packets", "bytes"), "packets");
+        var top = engines.require(hostId).topFlows();
+        Comparator<FlowStats> order = paging.sort() == null || paging.sort().isEmpty()
+                ? Comparator.comparingLong(FlowStats::packets).reversed() : null;
+        for (var o : pageable.getSort().filter(o -> !o.getProperty().equals("id"))) {
+            Comparator<FlowStats> by = Comparator.comparingLong(o.getProperty().equals("bytes")
+                    ? FlowStats::bytes : FlowStats::packets);
+            by = o.isDescending() ? by.reversed() : by;
+            order = order == null ? by : order.thenComparing(by);
+        }
+        order = order.thenComparingInt(FlowStats::worker).thenComparing(FlowStats::flow);
+        var flows = top.flows().stream().filter(f -> worker == null || f.worker() == worker).sorted(order).toList();
+        long offset = Math.min(pageable.getOffset(), flows.size());
+        var page = flows.subList((int) offset, (int) Math.min(flows.size(), offset + pageable.getPageSize()))
+                .stream().map(f -> new FlowEntry(f.worker(), f.flow(), f.packets(), f.bytes(), f.action())).toList();
+        var metadata = PageResponse.of(new PageImpl<>(page, pageable, flows.size())).page();
+        return new TopFlowsReport(top.takenAt(), top.perWorker(), top.passes().stream()
+                .map(p -> new TopFlowsReport.Snapshot(p.worker(), p.takenAt(), p.passNanos(), p.flows())).toList(),
+                page, metadata);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.edp.engine.packet.FlowKey;
+import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.ConnectionTable;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -125,7 +126,15 @@ class FlowCacheTest {
         assertThat(counters[FlowCache.MISSES]).isEqualTo(2);
         assertThat(counters[FlowCache.INSERTIONS]).isEqualTo(1);
         assertThat(counters[FlowCache.ENTRIES]).isEqualTo(1);
-        assertThat(cache.topFlows(1).getFirst().packets()).isEqualTo(1);
+        TopFlowSelection top = new TopFlowSelection(1);
+        top.begin();
+        cache.offerBusiest(0, cache.capacity(), top, new ActionTable(128), 1);
+        top.publish(0, 0);
+        assertThat(top.tryRead().flows()).singleElement().satisfies(f -> {
+            assertThat(f.packets()).isEqualTo(1);
+            assertThat(f.bytes()).isEqualTo(64);
+            assertThat(f.action()).as("index 77 of an empty table").startsWith("stale");
+        });
     }
 
     @Test

@@ -1,0 +1,16 @@
+package io.edp.engine;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The busiest cached flows as each worker's last snapshot pass found them ({@link Engine#topFlows()}): up to
+ * {@code perWorker} flows of each worker, in no particular order. {@code takenAt} is the oldest pass's end (null
+ * before any worker finished one).
+ */
+public record TopFlows(Instant takenAt, int perWorker, List<WorkerPass> passes, List<FlowStats> flows) {
+
+    /** One worker's last pass: when it ended and the worker time it cost. */
+    public record WorkerPass(int worker, Instant takenAt, long passNanos, int flows) {
+    }
+}
