@@ -15,7 +15,6 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
-import jakarta.validation.constraints.Min;
 import org.springdoc.core.annotations.ParameterObject;
 import org.springframework.data.domain.PageImpl;
 import org.springframework.http.MediaType;
@@ -116,7 +115,7 @@ class StatsController {
                     + "workers (takenAt says when they were taken). Sort by packets or bytes (default "
                     + "packets,desc), filter by worker; totalElements counts the snapshots' flows.")
     TopFlowsReport topFlows(@PathVariable UUID hostId, @ParameterObject @Valid PageParams paging,
-            @Parameter(description = "Only the flows of this worker") @RequestParam(required = false) @Min(0)
+            @Parameter(description = "Only the flows of this worker") @RequestParam(required = false)
             Integer worker) {
         var pageable = paging.toPageable(Set.of("packets", "bytes"), "packets");
         var top = engines.require(hostId).topFlows();

@@ -5,9 +5,13 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 import com.jayway.jsonpath.JsonPath;
 import io.edp.manager.ManagerTest;
@@ -23,9 +27,16 @@ class StatsApiTest extends ManagerTest {
         putEdp(hostId, "{\"settings\": {\"mode\": \"EDP_STANDARD\"}}").andExpect(status().isOk());
         sendTenThousandFramesToTheVm(hostId);
 
+        var sent = Instant.now();
+        await("a top-flows snapshot of the traffic", () -> body("/api/v1/hosts/" + hostId + "/stats/flows"),
+                flows -> JsonPath.<String>read(flows, "$.takenAt") != null
+                        && Instant.parse(JsonPath.read(flows, "$.takenAt")).isAfter(sent));
         mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/flows?size=5").with(viewer()))
                 .andExpect(jsonPath("$.items.length()").value(5))
                 .andExpect(jsonPath("$.items[0].packets").value(100))
+                .andExpect(jsonPath("$.perWorker").value(1024))
+                .andExpect(jsonPath("$.snapshots[0].worker").value(0))
+                .andExpect(jsonPath("$.snapshots[0].flows").value(100))
                 .andExpect(jsonPath("$.page.totalElements").value(100));
         mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/threads").with(viewer()))
                 .andExpect(jsonPath("$.takenAt").exists())
@@ -61,6 +72,48 @@ class StatsApiTest extends ManagerTest {
                 metrics -> !metrics.contains(hostId.toString()));
         mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/threads").with(viewer()))
                 .andExpect(status().isNotFound());
+    }
+
+    @Test
+    void topFlowsAreSortedPagedAndFilteredOverTheSnapshotsAndAnOverflowingPageIs400() throws Exception {
+        var hostId = hostWithAVm("esx-top");
+        putEdp(hostId, "{\"settings\": {\"mode\": \"EDP_STANDARD\"}}").andExpect(status().isOk());
+        sendTenThousandFramesToTheVm(hostId);
+        var flows = "/api/v1/hosts/" + hostId + "/stats/flows";
+        await("all 100 flows in a snapshot", () -> body(flows),
+                page -> JsonPath.<Integer>read(page, "$.page.totalElements") == 100);
+
+        var first = body(flows + "?size=60&sort=bytes,asc");
+        var second = body(flows + "?size=60&page=1&sort=bytes,asc");
+        List<String> keys = new ArrayList<>(JsonPath.read(first, "$.items[*].flow"));
+        keys.addAll(JsonPath.read(second, "$.items[*].flow"));
+        assertThat(keys).hasSize(100).doesNotHaveDuplicates();
+        assertThat(JsonPath.<List<Integer>>read(second, "$.items[*].bytes")).isSortedAccordingTo(Integer::compare);
+        assertThat(JsonPath.<Integer>read(second, "$.page.totalPages")).isEqualTo(2);
+        mvc.perform(get(flows + "?worker=1").with(viewer()))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.items.length()").value(0))
+                .andExpect(jsonPath("$.page.totalElements").value(0));
+        mvc.perform(get(flows + "?page=30000000").with(viewer()))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.items.length()").value(0));
+
+        mvc.perform(get(flows + "?page=30000000&size=100").with(viewer()))
+                .andExpect(status().isBadRequest())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+                .andExpect(jsonPath("$.errors[0].field").value("page"));
+        mvc.perform(get("/api/v1/hosts?page=30000000&size=100").with(viewer()))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.errors[0].field").value("page"));
+        mvc.perform(get(flows + "?page=99999999999").with(viewer()))
+                .andExpect(status().isBadRequest())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON));
+        mvc.perform(get(flows + "?size=101").with(viewer()))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.errors[0].field").value("size"));
+        mvc.perform(get(flows + "?sort=action").with(viewer()))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.errors[0].field").value("sort"));
     }
 
     @Test
