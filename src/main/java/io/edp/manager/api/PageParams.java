@@ -20,7 +20,8 @@ import org.springframework.data.domain.Sort;
  * pages never overlap or skip items.
  */
 public record PageParams(
-        @Schema(description = "Page number, from 0", defaultValue = "0", minimum = "0")
+        @Schema(description = "Page number, from 0; a page may start at item 2,147,483,547 at most (400 beyond)",
+                defaultValue = "0", minimum = "0")
         @Min(0) Integer page,
         @Schema(description = "Page size", defaultValue = "20", minimum = "1", maximum = "100")
         @Min(1) @Max(MAX_SIZE) Integer size,

@@ -134,7 +134,7 @@ class StatsController {
                 .stream().map(f -> new FlowEntry(f.worker(), f.flow(), f.packets(), f.bytes(), f.action())).toList();
         var metadata = PageResponse.of(new PageImpl<>(page, pageable, flows.size())).page();
         return new TopFlowsReport(top.takenAt(), top.perWorker(), top.passes().stream()
-                .map(p -> new TopFlowsReport.Snapshot(p.worker(), p.takenAt(), p.passNanos(), p.flows())).toList(),
+                .map(p -> new TopFlowsReport.WorkerSnapshot(p.worker(), p.takenAt(), p.passNanos(), p.flows())).toList(),
                 page, metadata);
     }
 }

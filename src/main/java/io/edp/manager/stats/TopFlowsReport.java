@@ -12,13 +12,13 @@ record TopFlowsReport(
                 + "finished a pass (a pass starts every 500 ms)") Instant takenAt,
         @Schema(description = "Flows a worker's snapshot keeps: its busiest by packets", example = "1024")
         int perWorker,
-        @Schema(description = "Each worker's last snapshot pass") List<Snapshot> snapshots,
+        @Schema(description = "Each worker's last snapshot pass") List<WorkerSnapshot> snapshots,
         @Schema(description = "The flows of this page, in the requested order") List<FlowEntry> items,
         @Schema(description = "Where this page sits among the snapshots' flows (after the worker filter)")
         PageResponse.PageMetadata page) {
 
     @Schema(description = "A worker's last top-flows snapshot")
-    record Snapshot(
+    record WorkerSnapshot(
             @Schema(example = "0") int worker,
             @Schema(description = "When its pass over the flow cache ended") Instant takenAt,
             @Schema(description = "Worker time the pass cost, spread over its duty cycles in slices",
