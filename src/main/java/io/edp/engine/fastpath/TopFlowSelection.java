@@ -39,7 +39,10 @@ public final class TopFlowSelection {
         this.heap = new int[limit];
     }
 
-    /** What one {@link #read} saw: the flows of a complete pass, when it ended and the worker time it took. */
+    /**
+     * What one {@link #tryRead} saw: the flows of a complete pass, when it began (every entry cached then and
+     * still cached at its end was seen, its counters read during the pass) and the worker time it took.
+     */
     public record Snapshot(long takenNanos, long passNanos, List<CachedFlow> flows) {
     }
 
@@ -52,7 +55,7 @@ public final class TopFlowSelection {
         size = 0;
     }
 
-    /** Ends a pass that ended at {@code takenNanos} (engine clock) and cost the worker {@code passNanos}. */
+    /** Ends a pass that began at {@code takenNanos} (engine clock) and cost the worker {@code passNanos}. */
     public void publish(long takenNanos, long passNanos) {
         this.takenNanos = takenNanos;
         this.passNanos = passNanos;

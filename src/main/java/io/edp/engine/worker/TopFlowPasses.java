@@ -28,6 +28,7 @@ final class TopFlowPasses {
     private FlowCache walking;
     private int cursor = -1;
     private int startedAtMillis;
+    private long startedAtNanos;
     private int slicedAtMillis;
     private long passNanos;
 
@@ -42,6 +43,7 @@ final class TopFlowPasses {
             }
             building = published == first ? second : first;
             startedAtMillis = nowMillis;
+            startedAtNanos = nowNanos;
             slicedAtMillis = nowMillis;
             passNanos = 0;
             cursor = 0;
@@ -63,7 +65,7 @@ final class TopFlowPasses {
         cursor = end;
         passNanos += System.nanoTime() - start;
         if (cursor == capacity) {
-            building.publish(nowNanos, passNanos);
+            building.publish(startedAtNanos, passNanos);
             published = building;
             cursor = -1;
         }
