@@ -12,19 +12,19 @@ options:
   url:
     description:
       - Base URL of the EDP manager, e.g. C(https://edp.example.com:8443).
-      - Falls back to the environment variable E(EDP_URL).
+      - Falls back to the environment variable C(EDP_URL).
     type: str
     required: true
   username:
     description:
       - Account name (an operator for writes); sent with HTTP Basic authentication.
-      - Falls back to E(EDP_USER).
+      - Falls back to C(EDP_USER).
     type: str
     required: true
     aliases: [user]
   password:
     description:
-      - The account's password. Falls back to E(EDP_PASSWORD).
+      - The account's password. Falls back to C(EDP_PASSWORD).
     type: str
     required: true
   validate_certs:
@@ -43,15 +43,15 @@ options:
     default: 60
   state:
     description:
-      - V(present) creates the resource if it is missing and updates the fields the task sets if they differ
-        (fields the task leaves out keep their current values); V(absent) removes it.
+      - C(present) creates the resource if it is missing and updates the fields the task sets if they differ
+        (fields the task leaves out keep their current values); C(absent) removes it.
     type: str
     default: present
     choices: [present, absent]
 notes:
   - Supports check mode (the change is computed by comparing the task's fields with what the manager answers;
     nothing is written) and C(--diff) (the resource's request fields before and after).
-  - Writes send the ETag read just before as C(If-Match): a concurrent change fails the task (412) instead of
+  - Writes send the ETag read just before as C(If-Match), so a concurrent change fails the task (412) instead of
     being overwritten.
   - Field values are compared as the manager stores them, so give them in canonical form (upper-case enums,
     lower-case MACs, canonical CIDRs, EDP modes by their EDP_ names).

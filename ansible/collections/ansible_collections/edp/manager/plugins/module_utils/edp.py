@@ -95,7 +95,10 @@ class EdpClient(object):
                                headers={'Accept': 'application/json, application/problem+json'})
 
     def call(self, method, path, body=None, etag=None, query=None, expect=(200,), timeout=None):
-        url = self.root + ('' if path.startswith(API + '/') else API) + path + ('?' + urlencode(query, doseq=True) if query else '')
+        # a path from the API (a Location, a 409's existing) already starts with /api/v1
+        url = self.root + ('' if path.startswith(API + '/') else API) + path
+        if query:
+            url += '?' + urlencode(query, doseq=True)
         headers = {}
         data = None
         if body is not None:
@@ -111,12 +114,17 @@ class EdpClient(object):
         except URLError as e:
             self.module.fail_json(msg='%s %s: %s' % (method, url, to_native(e.reason)))
         text = answer.read()
-        parsed = json.loads(text) if text else None
-        response = Response(status, parsed, dict(answer.headers.items()))
+        try:
+            parsed = json.loads(text) if text else None
+        except ValueError:
+            # not the manager's JSON (e.g. a proxy's error page): reported as text below
+            parsed = None
+        # the message's headers: looked up without regard to case
+        response = Response(status, parsed, answer.headers)
         if status not in expect:
             problem = parsed if isinstance(parsed, dict) else {}
-            self.module.fail_json(msg='%s %s answered %d: %s' % (method, path, status,
-                                                                   problem.get('detail') or problem.get('title') or text),
+            reason = problem.get('detail') or problem.get('title') or to_native(text)
+            self.module.fail_json(msg='%s %s answered %d: %s' % (method, path, status, reason),
                                   status=status, problem=problem)
         return response
 
@@ -282,7 +290,7 @@ def run(module, resource, host_id=None):
     if module.params.get('wait') and host_id and not module.check_mode and module.params['state'] == 'present':
         status = resource.client.wait_realized(host_id, result.get('generation'), module.params['wait_timeout'])
         result['realization'] = status
-        result['generation'] = status['realizedGeneration'] if written is None else result['generation']
+        result.setdefault('generation', status['realizedGeneration'])
     if not module._diff:
         result.pop('diff')
     module.exit_json(**result)

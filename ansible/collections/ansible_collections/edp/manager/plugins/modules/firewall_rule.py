@@ -10,7 +10,7 @@ short_description: A distributed-firewall rule in the EDP manager
 description:
   - Creates, updates or removes a firewall rule, found by its unique name. A change bumps the generation of
     every host the rule applies to.
-author: EDP project
+author: EDP project (!UNKNOWN)
 version_added: 1.0.0
 options:
   name:

@@ -10,7 +10,7 @@ short_description: A host in the EDP manager's inventory
 description:
   - Creates, updates or removes a host, found by its unique name.
   - Removing a host removes its physical NICs, VMs and virtual NICs with it.
-author: EDP project
+author: EDP project (!UNKNOWN)
 version_added: 1.0.0
 options:
   name:
@@ -35,7 +35,7 @@ options:
         elements: int
         required: true
   labels:
-    description: Free-form labels for automation (all of them: labels left out are removed).
+    description: Free-form labels for automation, all of them (labels left out are removed).
     type: dict
 extends_documentation_fragment:
   - edp.manager.edp

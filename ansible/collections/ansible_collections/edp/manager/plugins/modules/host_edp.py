@@ -9,8 +9,8 @@ module: host_edp
 short_description: A host's EDP configuration in the EDP manager
 description:
   - Sets the EDP profile a host follows and the settings it overrides (C(PUT /api/v1/hosts/{id}/edp)).
-  - Every host has one configuration; V(absent) resets it to no profile and no overrides (the defaults).
-author: EDP project
+  - Every host has one configuration; C(absent) resets it to no profile and no overrides (the defaults).
+author: EDP project (!UNKNOWN)
 version_added: 1.0.0
 options:
   profile:

@@ -9,7 +9,7 @@ module: pnic
 short_description: A physical NIC of a host in the EDP manager
 description:
   - Creates, updates or removes a physical NIC (an uplink), found by its name on the host.
-author: EDP project
+author: EDP project (!UNKNOWN)
 version_added: 1.0.0
 options:
   name:
@@ -33,7 +33,7 @@ options:
     type: dict
     suboptions:
       kind:
-        description: V(loopback) (in memory), V(af_packet) (a Linux interface) or V(pcap) (capture files).
+        description: C(loopback) (in memory), C(af_packet) (a Linux interface) or C(pcap) (capture files).
         type: str
         required: true
         choices: [loopback, af_packet, pcap]

@@ -10,7 +10,7 @@ short_description: An EDP profile in the EDP manager
 description:
   - Creates, updates or removes a named EDP configuration that hosts follow (C(host_edp)'s C(profile)).
   - Changing a profile bumps the generation of every host that follows it.
-author: EDP project
+author: EDP project (!UNKNOWN)
 version_added: 1.0.0
 options:
   name:

@@ -10,7 +10,7 @@ short_description: A route in the EDP manager
 description:
   - Creates, updates or removes a route, found by its prefix and output NIC. A change bumps the generation of
     every host with that NIC.
-author: EDP project
+author: EDP project (!UNKNOWN)
 version_added: 1.0.0
 options:
   prefix:

@@ -9,7 +9,7 @@ module: vm
 short_description: A VM of a host in the EDP manager
 description:
   - Creates, updates or removes a VM, found by its name on the host. Removing it removes its virtual NICs.
-author: EDP project
+author: EDP project (!UNKNOWN)
 version_added: 1.0.0
 options:
   name:

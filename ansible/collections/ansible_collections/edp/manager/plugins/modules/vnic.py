@@ -9,7 +9,7 @@ module: vnic
 short_description: A virtual NIC of a VM in the EDP manager
 description:
   - Creates, updates or removes a VM's virtual NIC, found by its MAC address on the VM.
-author: EDP project
+author: EDP project (!UNKNOWN)
 version_added: 1.0.0
 options:
   vm:
