@@ -30,7 +30,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The edp.manager Ansible collection (ansible/collections), run by the real ansible-playbook against the running
  * manager: the playbook that uses every module converges on its first run and changes nothing on its second; a
- * change in check mode is reported but not made; state=absent removes everything. The committed example
+ * refused change fails with the manager's problem detail; a change in check mode is reported but not made;
+ * state=absent removes everything. The committed example
  * ansible/edp-host.yml converges the same way. Needs {@code ansible-playbook} (Debian's ansible-core; {@code .ci/run}
  * installs it). Its own context (a real port) is closed afterwards, so its reconciler does not compete with the
  * shared test context's.
@@ -46,6 +47,7 @@ class AnsibleCollectionTest {
             "ansible_collections/edp/manager/tests/integration/converge.yml");
     private static final Path EXAMPLE = Path.of("ansible", "edp-host.yml");
     private static final Path ANSIBLE_PLAYBOOK = Path.of("/usr/bin/ansible-playbook");
+    private static final Path ANSIBLE = Path.of("/usr/bin/ansible");
     private static final Pattern CHANGED = Pattern.compile("localhost\\s+: ok=\\d+\\s+changed=(\\d+)");
     /** Tasks that write in a first run of converge.yml: the eight modules. */
     private static final int MODULES = 8;
@@ -77,6 +79,11 @@ class AnsibleCollectionTest {
         assertThat(second).isZero();
         JsonNode vm = vm(host);
         assertThat(vm.get("vcpus").asInt()).isEqualTo(2);
+
+        Run refused = module("edp.manager.vm", "host=" + host + " name=web numa_node=9");
+        assertThat(refused.exit()).as(refused.log()).isNotZero();
+        assertThat(refused.log()).as("the problem detail").contains("PUT /hosts/", "answered 400",
+                "numaNode: NUMA node 9 does not exist");
 
         String check = converge(host, prefix, "-e", "edp_vcpus=4", "-e", "edp_vlan=7", "--check", "--diff");
         assertThat(changed(check)).as(check).isEqualTo(2);
@@ -144,27 +151,44 @@ class AnsibleCollectionTest {
 
     /** Runs a playbook; fails with its output unless it succeeds. */
     private String playbook(Path playbook, String... arguments) throws IOException, InterruptedException {
-        assertThat(Files.isExecutable(ANSIBLE_PLAYBOOK)).as("%s is missing: apt-get install ansible-core",
-                ANSIBLE_PLAYBOOK).isTrue();
-        Path output = Files.createTempFile(work, "ansible", ".log");
         List<String> command = new ArrayList<>(List.of(ANSIBLE_PLAYBOOK.toString(), "-i", "localhost,",
                 playbook.toString(), "-e", "edp_url=http://127.0.0.1:" + port, "-e", "edp_user=ansible",
                 "-e", "edp_password=ansible-secret"));
         command.addAll(List.of(arguments));
+        Run run = ansible(command);
+        assertThat(run.exit()).as("ansible-playbook's exit status; output:%n%s", run.log()).isZero();
+        return run.log();
+    }
+
+    /** One module, ad hoc: the connection from EDP_URL, EDP_USER and EDP_PASSWORD. */
+    private Run module(String module, String arguments) throws IOException, InterruptedException {
+        return ansible(List.of(ANSIBLE.toString(), "localhost", "-i", "localhost,", "-c", "local", "-m", module,
+                "-a", arguments));
+    }
+
+    private record Run(int exit, String log) {
+    }
+
+    private Run ansible(List<String> command) throws IOException, InterruptedException {
+        assertThat(Files.isExecutable(Path.of(command.getFirst()))).as("%s is missing: apt-get install ansible-core",
+                command.getFirst()).isTrue();
+        Path output = Files.createTempFile(work, "ansible", ".log");
         var process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
         process.environment().put("ANSIBLE_NOCOLOR", "1");
         process.environment().put("ANSIBLE_PIPELINING", "1");
         process.environment().put("ANSIBLE_PYTHON_INTERPRETER", "/usr/bin/python3");
         process.environment().put("ANSIBLE_COLLECTIONS_PATH", COLLECTIONS.toAbsolutePath().toString());
         process.environment().put("ANSIBLE_LOCAL_TEMP", work.resolve("ansible-tmp").toString());
+        process.environment().put("EDP_URL", "http://127.0.0.1:" + port);
+        process.environment().put("EDP_USER", "ansible");
+        process.environment().put("EDP_PASSWORD", "ansible-secret");
         var running = process.start();
         boolean exited = running.waitFor(180, TimeUnit.SECONDS);
         if (!exited) {
             running.destroyForcibly();
         }
         String log = Files.readString(output);
-        assertThat(exited).as("ansible-playbook finished within 180 s; output:%n%s", log).isTrue();
-        assertThat(running.exitValue()).as("ansible-playbook's exit status; output:%n%s", log).isZero();
-        return log;
+        assertThat(exited).as("%s finished within 180 s; output:%n%s", command.getFirst(), log).isTrue();
+        return new Run(running.exitValue(), log);
     }
 }

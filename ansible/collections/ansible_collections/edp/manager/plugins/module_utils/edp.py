@@ -124,6 +124,9 @@ class EdpClient(object):
         if status not in expect:
             problem = parsed if isinstance(parsed, dict) else {}
             reason = problem.get('detail') or problem.get('title') or to_native(text)
+            fields = problem.get('errors') or []
+            if fields:
+                reason += ' ' + '; '.join('%s: %s' % (f.get('field'), f.get('message')) for f in fields)
             self.module.fail_json(msg='%s %s answered %d: %s' % (method, path, status, reason),
                                   status=status, problem=problem)
         return response
