@@ -92,8 +92,13 @@ class AnsibleCollectionTest {
         assertThat(vm(host).get("version")).isEqualTo(vm.get("version"));
         assertThat(vnicVlan(host, vm.get("id").asString())).isZero();
 
+        String reset = "host=" + host + " state=absent";
+        assertThat(module("edp.manager.host_edp", reset).log()).contains("localhost | CHANGED");
+        assertThat(module("edp.manager.host_edp", reset).log()).as("the defaults already")
+                .contains("localhost | SUCCESS");
+
         int absent = changed(converge(host, prefix, "-e", "edp_state=absent"));
-        assertThat(absent).isEqualTo(MODULES);
+        assertThat(absent).as("all but the EDP configuration, reset already").isEqualTo(MODULES - 1);
         assertThat(items("/hosts?name=" + host)).isEmpty();
         assertThat(items("/edp-profiles?name=" + host + "-gold")).isEmpty();
         assertThat(items("/firewall/rules?name=" + host + "-no-telnet")).isEmpty();

@@ -58,6 +58,16 @@ def without_none(value):
     return value
 
 
+def comparable(value):
+    """The value as compared: an empty object counts as absent (the manager answers {} for no labels/overrides)."""
+    if isinstance(value, dict):
+        members = dict((k, comparable(v)) for k, v in value.items())
+        return dict((k, v) for k, v in members.items() if v is not None and v != {})
+    if isinstance(value, list):
+        return [comparable(v) for v in value]
+    return value
+
+
 def normalized_settings(settings):
     """EDP settings as the manager answers them: workersPerNumaNode's NUMA node ids are JSON keys, so strings."""
     if not settings or 'workersPerNumaNode' not in settings or settings['workersPerNumaNode'] is None:
@@ -210,7 +220,8 @@ class Resource(object):
     def update(self, current):
         before = self.request_fields(current)
         after = without_none(dict(before, **self.desired))
-        result = dict(changed=after != before, diff=dict(before=before, after=after), resource=current)
+        changed = comparable(after) != comparable(before)
+        result = dict(changed=changed, diff=dict(before=before, after=after), resource=current)
         if result['changed'] and self.module.check_mode:
             result['resource'] = dict(current, **after)
         elif result['changed']:
@@ -250,9 +261,11 @@ class Resource(object):
 class Singleton(Resource):
     """A resource every parent has exactly one of (a host's EDP configuration): absent means reset to empty."""
 
-    def __init__(self, module, client, path, desired, fields):
+    def __init__(self, module, client, path, desired, fields, empty):
+        """empty: the request fields of the empty configuration (state=absent)."""
         Resource.__init__(self, module, client, None, {}, desired, fields, item_path=lambda item: path)
         self.path = path
+        self.empty = empty
 
     def read(self):
         return self.client.call('GET', self.path).body
@@ -260,7 +273,7 @@ class Singleton(Resource):
     def converge(self, state):
         current = self.read()
         if state == 'absent':
-            self.desired = dict((f, None) for f in self.fields)
+            self.desired = dict((f, self.empty.get(f)) for f in self.fields)
         return self.update(current)
 
 

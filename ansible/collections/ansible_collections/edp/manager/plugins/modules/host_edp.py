@@ -71,7 +71,8 @@ def main():
         # check mode: the host an earlier task creates starts with the defaults, so any setting is a change
         module.exit_json(changed=params['state'] == 'present')
     desired = dict(profile=params['profile'], settings=normalized_settings(params['settings']))
-    run(module, Singleton(module, client, '/hosts/%s/edp' % host_id, desired, ('profile', 'settings')), host_id)
+    edp = Singleton(module, client, '/hosts/%s/edp' % host_id, desired, ('profile', 'settings'), empty=dict(settings={}))
+    run(module, edp, host_id)
 
 
 if __name__ == '__main__':
