@@ -8,12 +8,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,10 +30,9 @@ import tools.jackson.databind.json.JsonMapper;
  * The edp.manager Ansible collection (ansible/collections), run by the real ansible-playbook against the running
  * manager: the playbook that uses every module converges on its first run and changes nothing on its second; a
  * refused change fails with the manager's problem detail; a change in check mode is reported but not made;
- * state=absent removes everything. The committed example
- * ansible/edp-host.yml converges the same way. Needs {@code ansible-playbook} (Debian's ansible-core; {@code .ci/run}
- * installs it). Its own context (a real port) is closed afterwards, so its reconciler does not compete with the
- * shared test context's.
+ * state=absent removes everything. (AnsiblePlaybookTest runs the example playbook that uses the collection.)
+ * Needs {@code ansible-playbook} (Debian's ansible-core; {@code .ci/run} installs it). Its own context (a real
+ * port) is closed afterwards, so its reconciler does not compete with the shared test context's.
  */
 @DirtiesContext
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
@@ -42,10 +40,8 @@ import tools.jackson.databind.json.JsonMapper;
         "edp.security.operator.password={noop}ansible-secret"})
 class AnsibleCollectionTest {
 
-    private static final Path COLLECTIONS = Path.of("ansible", "collections");
-    private static final Path EVERY_MODULE = COLLECTIONS.resolve(
+    private static final Path EVERY_MODULE = AnsibleRunner.COLLECTIONS.resolve(
             "ansible_collections/edp/manager/tests/integration/converge.yml");
-    private static final Path EXAMPLE = Path.of("ansible", "edp-host.yml");
     private static final Path ANSIBLE_PLAYBOOK = Path.of("/usr/bin/ansible-playbook");
     private static final Path ANSIBLE = Path.of("/usr/bin/ansible");
     private static final Pattern CHANGED = Pattern.compile("localhost\\s+: ok=\\d+\\s+changed=(\\d+)");
@@ -80,7 +76,7 @@ class AnsibleCollectionTest {
         JsonNode vm = vm(host);
         assertThat(vm.get("vcpus").asInt()).isEqualTo(2);
 
-        Run refused = module("edp.manager.vm", "host=" + host + " name=web numa_node=9");
+        AnsibleRunner.Run refused = module("edp.manager.vm", "host=" + host + " name=web numa_node=9");
         assertThat(refused.exit()).as(refused.log()).isNotZero();
         assertThat(refused.log()).as("the problem detail").contains("PUT /hosts/", "answered 400",
                 "numaNode: NUMA node 9 does not exist");
@@ -104,19 +100,6 @@ class AnsibleCollectionTest {
         assertThat(items("/firewall/rules?name=" + host + "-no-telnet")).isEmpty();
         assertThat(items("/routing/routes?prefix=" + prefix + "&output=vmnic0")).isEmpty();
         assertThat(changed(converge(host, prefix, "-e", "edp_state=absent"))).isZero();
-    }
-
-    @Test
-    void examplePlaybookPutsAHostUnderEdpAndASecondRunChangesNothing() throws Exception {
-        String host = "esx-ansible-" + System.nanoTime();
-
-        String first = playbook(EXAMPLE, "-e", "edp_host=" + host);
-        String second = playbook(EXAMPLE, "-e", "edp_host=" + host);
-
-        assertThat(first).containsPattern(host + " runs EDP_STANDARD at generation [1-9]");
-        assertThat(changed(first)).isEqualTo(5);
-        assertThat(second).containsPattern(host + " runs EDP_STANDARD at generation [1-9]");
-        assertThat(changed(second)).isZero();
     }
 
     /** converge.yml for that host and route prefix (unique per run: routes are global), with more arguments. */
@@ -160,40 +143,15 @@ class AnsibleCollectionTest {
                 playbook.toString(), "-e", "edp_url=http://127.0.0.1:" + port, "-e", "edp_user=ansible",
                 "-e", "edp_password=ansible-secret"));
         command.addAll(List.of(arguments));
-        Run run = ansible(command);
+        AnsibleRunner.Run run = AnsibleRunner.run(work, command, Map.of());
         assertThat(run.exit()).as("ansible-playbook's exit status; output:%n%s", run.log()).isZero();
         return run.log();
     }
 
     /** One module, ad hoc: the connection from EDP_URL, EDP_USER and EDP_PASSWORD. */
-    private Run module(String module, String arguments) throws IOException, InterruptedException {
-        return ansible(List.of(ANSIBLE.toString(), "localhost", "-i", "localhost,", "-c", "local", "-m", module,
-                "-a", arguments));
-    }
-
-    private record Run(int exit, String log) {
-    }
-
-    private Run ansible(List<String> command) throws IOException, InterruptedException {
-        assertThat(Files.isExecutable(Path.of(command.getFirst()))).as("%s is missing: apt-get install ansible-core",
-                command.getFirst()).isTrue();
-        Path output = Files.createTempFile(work, "ansible", ".log");
-        var process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
-        process.environment().put("ANSIBLE_NOCOLOR", "1");
-        process.environment().put("ANSIBLE_PIPELINING", "1");
-        process.environment().put("ANSIBLE_PYTHON_INTERPRETER", "/usr/bin/python3");
-        process.environment().put("ANSIBLE_COLLECTIONS_PATH", COLLECTIONS.toAbsolutePath().toString());
-        process.environment().put("ANSIBLE_LOCAL_TEMP", work.resolve("ansible-tmp").toString());
-        process.environment().put("EDP_URL", "http://127.0.0.1:" + port);
-        process.environment().put("EDP_USER", "ansible");
-        process.environment().put("EDP_PASSWORD", "ansible-secret");
-        var running = process.start();
-        boolean exited = running.waitFor(180, TimeUnit.SECONDS);
-        if (!exited) {
-            running.destroyForcibly();
-        }
-        String log = Files.readString(output);
-        assertThat(exited).as("%s finished within 180 s; output:%n%s", command.getFirst(), log).isTrue();
-        return new Run(running.exitValue(), log);
+    private AnsibleRunner.Run module(String module, String arguments) throws IOException, InterruptedException {
+        return AnsibleRunner.run(work, List.of(ANSIBLE.toString(), "localhost", "-i", "localhost,", "-c", "local",
+                "-m", module, "-a", arguments), Map.of("EDP_URL", "http://127.0.0.1:" + port, "EDP_USER", "ansible",
+                "EDP_PASSWORD", "ansible-secret"));
     }
 }

@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,9 +18,9 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The committed playbook ansible/edp-host.yml, run by the real ansible-playbook against the running manager: it
- * puts a host under EDP_STANDARD and waits for the realization with an {@code until:} loop; a second run changes
- * nothing. Needs {@code ansible-playbook} (Debian's ansible-core; {@code .ci/run} installs it). Its own context
+ * The committed playbook ansible/edp-host.yml, run by the real ansible-playbook against the running manager: with
+ * the edp.manager collection it puts a host under EDP_STANDARD and waits for the realization ({@code wait: true});
+ * a second run changes nothing. Needs {@code ansible-playbook} (Debian's ansible-core; {@code .ci/run} installs it). Its own context
  * (a real port) is closed afterwards, so its reconciler does not compete with the shared test context's.
  */
 @DirtiesContext
@@ -64,24 +64,12 @@ class AnsiblePlaybookTest {
 
     /** Runs the playbook with these extra variables ({@code name=value}); fails with its output unless it succeeds. */
     static String run(Path work, String... variables) throws IOException, InterruptedException {
-        Path output = Files.createTempFile(work, "ansible", ".log");
         var command = new ArrayList<>(List.of(ANSIBLE_PLAYBOOK.toString(), "-i", "localhost,", PLAYBOOK.toString()));
         for (var variable : variables) {
             command.addAll(List.of("-e", variable));
         }
-        var process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(output.toFile());
-        process.environment().put("ANSIBLE_NOCOLOR", "1");
-        process.environment().put("ANSIBLE_LOCAL_TEMP", work.resolve("ansible-tmp").toString());
-        var running = process.start();
-        boolean exited = running.waitFor(180, TimeUnit.SECONDS);
-        if (!exited) {
-            running.destroyForcibly();
-        }
-        String log = Files.readString(output);
-        assertThat(exited).as("ansible-playbook finished within 180 s; output:%n%s", log).isTrue();
-        assertThat(running.exitValue()).as("ansible-playbook's exit status; output:%n%s", log).isZero();
-        return log;
+        var run = AnsibleRunner.run(work, command, Map.of());
+        assertThat(run.exit()).as("ansible-playbook's exit status; output:%n%s", run.log()).isZero();
+        return run.log();
     }
 }
