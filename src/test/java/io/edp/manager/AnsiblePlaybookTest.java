@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,8 +19,9 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * The committed playbook ansible/edp-host.yml, run by the real ansible-playbook against the running manager: with
  * the edp.manager collection it puts a host under EDP_STANDARD and waits for the realization ({@code wait: true});
- * a second run changes nothing. Needs {@code ansible-playbook} (Debian's ansible-core; {@code .ci/run} installs it). Its own context
- * (a real port) is closed afterwards, so its reconciler does not compete with the shared test context's.
+ * a second run changes nothing. Needs {@code ansible-playbook} (Debian's ansible-core; {@code .ci/run} installs
+ * it). Its own context (a real port) is closed afterwards, so its reconciler does not compete with the shared test
+ * context's.
  */
 @DirtiesContext
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
@@ -30,7 +30,7 @@ import org.springframework.test.context.DynamicPropertySource;
 class AnsiblePlaybookTest {
 
     private static final Path PLAYBOOK = Path.of("ansible", "edp-host.yml");
-    private static final Path ANSIBLE_PLAYBOOK = Path.of("/usr/bin/ansible-playbook");
+    private static final Path ANSIBLE_PLAYBOOK = Path.of(AnsibleRunner.ANSIBLE_PLAYBOOK);
 
     @LocalServerPort
     int port;
@@ -64,12 +64,10 @@ class AnsiblePlaybookTest {
 
     /** Runs the playbook with these extra variables ({@code name=value}); fails with its output unless it succeeds. */
     static String run(Path work, String... variables) throws IOException, InterruptedException {
-        var command = new ArrayList<>(List.of(ANSIBLE_PLAYBOOK.toString(), "-i", "localhost,", PLAYBOOK.toString()));
+        var arguments = new ArrayList<String>();
         for (var variable : variables) {
-            command.addAll(List.of("-e", variable));
+            arguments.addAll(List.of("-e", variable));
         }
-        var run = AnsibleRunner.run(work, command, Map.of());
-        assertThat(run.exit()).as("ansible-playbook's exit status; output:%n%s", run.log()).isZero();
-        return run.log();
+        return AnsibleRunner.playbook(work, PLAYBOOK, arguments);
     }
 }

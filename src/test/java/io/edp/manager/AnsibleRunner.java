@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -16,12 +17,22 @@ import java.util.concurrent.TimeUnit;
 final class AnsibleRunner {
 
     static final Path COLLECTIONS = Path.of("ansible", "collections");
+    static final String ANSIBLE_PLAYBOOK = "/usr/bin/ansible-playbook";
 
     private AnsibleRunner() {
     }
 
     /** What a run left: its exit status and its output (stdout and stderr). */
     record Run(int exit, String log) {
+    }
+
+    /** Runs a playbook on localhost with these arguments; fails with its output unless it succeeds. */
+    static String playbook(Path work, Path playbook, List<String> arguments) throws IOException, InterruptedException {
+        var command = new ArrayList<>(List.of(ANSIBLE_PLAYBOOK, "-i", "localhost,", playbook.toString()));
+        command.addAll(arguments);
+        var run = run(work, command, Map.of());
+        assertThat(run.exit()).as("ansible-playbook's exit status; output:%n%s", run.log()).isZero();
+        return run.log();
     }
 
     /** Runs the command (its first element: the ansible binary) with these environment variables, 180 s at most. */
