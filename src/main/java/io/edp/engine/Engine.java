@@ -11,9 +11,12 @@ import io.edp.engine.numa.CpuSet;
 import io.edp.engine.numa.WorkerPinning;
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.slowpath.ConnectionTable;
+import io.edp.engine.slowpath.Route;
 import io.edp.engine.slowpath.VlanOp;
 import io.edp.engine.time.Clock;
 import io.edp.engine.time.SystemClock;
+import io.edp.engine.trace.PacketTrace;
+import io.edp.engine.trace.PacketTracer;
 import io.edp.engine.tlb.ThreadLoadBalancer;
 import io.edp.engine.worker.Generation;
 import io.edp.engine.worker.RxQueue;
@@ -22,11 +25,13 @@ import io.edp.engine.worker.Worker;
 import io.edp.engine.worker.WorkerHealth;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.lang.foreign.MemorySegment;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The data-path engine's facade: built from an {@link EngineConfig}, it opens each port's driver, starts the
@@ -39,7 +44,8 @@ import java.util.TreeMap;
  * <li>{@link #health} tells whether each worker is RUNNING, STALLED or DEAD; an engine with a worker that is not
  *     running refuses {@link #apply}: only a new engine heals it.</li>
  * <li>{@link #moveQueue} hands an RX queue to another worker without loss or reordering.</li>
- * <li>{@link #stats}, {@link #topFlows}, {@link #flushFlowCaches} serve the manager.</li>
+ * <li>{@link #stats}, {@link #topFlows}, {@link #flushFlowCaches} serve the manager; {@link #trace} tells what
+ *     the engine would do with a frame, stage by stage, without doing it.</li>
  * <li>The engine's Thread Load Balancer runs as {@link EngineConfig#tlb()} says (off unless configured); apply
  *     reconfigures it live, keeping its history, and {@link EngineStats#tlb()} shows its decisions.</li>
  * </ul>
@@ -61,6 +67,7 @@ public final class Engine implements AutoCloseable {
     private final GenerationCompiler compiler;
     private final EngineStatsCollector statsCollector;
     private final ThreadLoadBalancer balancer;
+    private final Clock clock;
     /** Workers without threads, run by {@link #step()}: see {@link #startStepped}. */
     private final boolean stepped;
     private volatile Generation current;
@@ -71,6 +78,7 @@ public final class Engine implements AutoCloseable {
             boolean stepped) {
         this.stepped = stepped;
         this.config = config;
+        this.clock = clock;
         this.pool = new MbufPool(config.mbufs(), config.mbufDescriptorBytes());
         this.connections = carried != null && carried.capacity() == config.conntrackCapacity() ? carried
                 : new ConnectionTable(config.conntrackCapacity());
@@ -356,6 +364,31 @@ public final class Engine implements AutoCloseable {
      */
     public TopFlows topFlows() {
         return statsCollector.topFlows();
+    }
+
+    /**
+     * What the engine would do with {@code frame} arriving on port {@code port} now, stage by stage (NSX
+     * Traceflow, OVS {@code ofproto/trace}): computed on the worker that owns the RX queue the port's NIC steers
+     * the frame to, between two of its bursts, against the running tables, and without side effects — no
+     * connection created or advanced, no flow-cache entry installed or refreshed, no counter moved.
+     *
+     * @throws IllegalArgumentException when the engine has no port {@code port} or the frame does not fit a buffer
+     */
+    public synchronized PacketTrace trace(int port, byte[] frame) {
+        ensureOpen();
+        if (!ports.drivers().containsKey(port)) {
+            throw new IllegalArgumentException("port: the engine has no port " + port);
+        }
+        if (frame.length > MbufPool.DATA_ROOM_BYTES - MbufPool.HEADROOM_BYTES) {
+            throw new IllegalArgumentException("frame: " + frame.length + " bytes do not fit a buffer");
+        }
+        RxQueue queue = ports.queue(port, ports.driver(port).rxQueue(MemorySegment.ofArray(frame), 0, frame.length));
+        Generation g = current;
+        List<Route> routes = config.routes();
+        AtomicReference<PacketTrace> trace = new AtomicReference<>();
+        workers[queue.owner()].execute(w -> trace.set(PacketTracer.trace(w, g, routes, port, queue.queue(), frame,
+                (int) (clock.nanoTime() / 1_000_000))));
+        return trace.get();
     }
 
     /** A snapshot of every counter; safe to call from any thread at any time. */

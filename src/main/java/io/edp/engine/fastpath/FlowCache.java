@@ -156,17 +156,30 @@ public final class FlowCache {
             counters[MISSES]++;
             return MISS;
         }
-        int base = slot * WORDS;
-        long meta = entries[base + 6];
-        long lastHit = entries[base + 7];
-        if (((int) meta & 0xFFFF) != (generation & 0xFFFF) || (int) (meta >>> 32) - nowMillis <= 0
-                || ((int) lastHit != NO_CONNECTION
-                        && nowMillis - (int) (lastHit >>> 32) >= ConnectionTable.SHORTEST_TIMEOUT_MILLIS)) {
+        if (!current(slot, generation, nowMillis)) {
             counters[REVALIDATIONS]++;
             return STALE;
         }
         counters[HITS]++;
         return slot;
+    }
+
+    /**
+     * Whether the entry at {@code slot} may serve a packet now: same generation, not expired, not idle past what
+     * its connection may be. Reads only (a packet trace asks it too).
+     */
+    public boolean current(int slot, int generation, int nowMillis) {
+        int base = slot * WORDS;
+        long meta = entries[base + 6];
+        long lastHit = entries[base + 7];
+        return ((int) meta & 0xFFFF) == (generation & 0xFFFF) && (int) (meta >>> 32) - nowMillis > 0
+                && ((int) lastHit == NO_CONNECTION
+                        || nowMillis - (int) (lastHit >>> 32) < ConnectionTable.SHORTEST_TIMEOUT_MILLIS);
+    }
+
+    /** The generation (its low 16 bits) the entry at {@code slot} was installed or revalidated under. */
+    public int generation(int slot) {
+        return (int) entries[slot * WORDS + 6] & 0xFFFF;
     }
 
     /**
@@ -309,7 +322,8 @@ public final class FlowCache {
         }
     }
 
-    private int find(MemorySegment descriptors, long keyBase, int hash) {
+    /** The slot holding the key, current or not, or -1; counts nothing (a packet trace looks with it). */
+    public int find(MemorySegment descriptors, long keyBase, int hash) {
         int slot = findIn(primary(hash), descriptors, keyBase, hash);
         return slot >= 0 ? slot : findIn(secondary(hash), descriptors, keyBase, hash);
     }

@@ -1,6 +1,7 @@
 package io.edp.engine.nic;
 
 import io.edp.engine.mbuf.MbufCache;
+import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
@@ -50,6 +51,14 @@ public interface NicDriver extends AutoCloseable {
     /** Owner thread: undoes {@link #attachDoorbell}; returns what it returned. */
     default boolean detachDoorbell(int rxQueue, Doorbell doorbell) {
         return false;
+    }
+
+    /**
+     * The RX queue this NIC would put the frame {@code frame[offset, offset + length)} on (a packet trace names
+     * the worker that owns it); a driver that cannot tell says 0.
+     */
+    default int rxQueue(MemorySegment frame, long offset, int length) {
+        return 0;
     }
 
     @Override

@@ -218,6 +218,15 @@ public final class ConnectionTable {
         SEEN.setOpaque(seen, reference, nowMillis);
     }
 
+    /** The state ({@link #SYN_SENT} .. {@link #ACTIVE}) of the connection {@code reference}, as it is now. */
+    public int state(int reference) {
+        int slot = reference >>> 1;
+        Stripe s = stripes[slot / (stripeMask + 1)];
+        synchronized (s) {
+            return (int) (s.entries[(slot - s.firstSlot) * WORDS + 5] >>> 56);
+        }
+    }
+
     /** Live connections (approximate: expired entries count until their slot is reused). */
     public long size() {
         long n = 0;

@@ -70,6 +70,15 @@ public final class IoChain {
                 probedRouted, probedDropReason, probedRuleId);
     }
 
+    /**
+     * The decision the slow path would take for the parsed packet {@code m} now, without side effects (see
+     * {@link #agrees}); allocates: for a packet trace.
+     */
+    public Action probe(Mbuf m, ForwardingTables t, int nowMillis) {
+        evaluate(m, t, nowMillis, true);
+        return probed();
+    }
+
     /** The last probe's decision as an action (allocates: for reporting a disagreement). */
     public Action probed() {
         return new Action(probedOutPort, probedVlanOp, probedVlan, probedRouted, probedSrcMac, probedDstMac,

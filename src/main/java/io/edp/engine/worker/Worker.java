@@ -84,6 +84,7 @@ public final class Worker implements Runnable {
     private final Counters flowCacheCounters = new Counters(FlowCache.COUNTER_COUNT);
     private final Counters drops = new Counters(DropReason.count());
     private final Counters portCounters = new Counters(MAX_PORTS * 2);
+    private final IoChain ioChain;
     private final FastPath fastPath;
     private final BurstPipeline pipeline;
     private final WorkerMailbox mailbox = new WorkerMailbox();
@@ -123,7 +124,7 @@ public final class Worker implements Runnable {
         this.startedNanos = clock.nanoTime();
         this.verifier = new FlowVerifier(id);
         Mbuf mbuf = new Mbuf(pool);
-        IoChain ioChain = new IoChain(actions);
+        this.ioChain = new IoChain(actions);
         this.fastPath = new FastPath(actions, flowCacheCounters.values(), 0x9E3779B97F4A7C15L * (id + 1), verifier,
                 ioChain);
         this.pipeline = new BurstPipeline(clock, mbufs, mbuf, fastPath,
@@ -242,6 +243,11 @@ public final class Worker implements Runnable {
      */
     public TopFlowSelection.Snapshot topFlows() {
         return topFlows.latest();
+    }
+
+    /** The worker's slow path (its fragment table is its own); worker thread (through {@link #execute}). */
+    public IoChain ioChain() {
+        return ioChain;
     }
 
     /** The id of the worker's thread, -1 before {@link #start()}. */

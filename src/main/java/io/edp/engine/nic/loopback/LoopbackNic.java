@@ -191,6 +191,11 @@ public final class LoopbackNic implements NicDriver {
     }
 
     @Override
+    public int rxQueue(MemorySegment frame, long offset, int length) {
+        return steering.rxQueue(frame, offset, length);
+    }
+
+    @Override
     public boolean attachDoorbell(int rxQueue, Doorbell doorbell) {
         queues[rxQueue].doorbell = doorbell;
         return true;
