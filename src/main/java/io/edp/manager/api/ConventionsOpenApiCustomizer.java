@@ -52,9 +52,11 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
 
     @Override
     public Operation customize(Operation operation, HandlerMethod handler) {
-        // our controllers answer creates with 201 and deletes with 204, through ResponseEntity
+        // our controllers answer creates with 201 and deletes with 204, through ResponseEntity; a read-only POST
+        // (a computation, not a create) answers 200
         var ok = operation.getResponses().get("200");
-        if (handler.hasMethodAnnotation(PostMapping.class) && ok != null) {
+        var readOnly = handler.hasMethodAnnotation(ReadOnlyPost.class);
+        if (handler.hasMethodAnnotation(PostMapping.class) && ok != null && !readOnly) {
             operation.getResponses().remove("200");
             operation.getResponses().addApiResponse("201", ok.description("Created")
                     .addHeaderObject("Location", new Header().description("URI of the new resource")
@@ -84,10 +86,10 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
         responses.addApiResponse("400", problem("Invalid parameters or body; `errors` lists the bad fields"));
         responses.addApiResponse("401", problem("Missing or wrong credentials"));
         responses.addApiResponse("429", new ApiResponse().$ref("#/components/responses/" + TOO_MANY_FAILED_LOGINS));
-        if (!handler.hasMethodAnnotation(GetMapping.class)) {
+        if (!handler.hasMethodAnnotation(GetMapping.class) && !readOnly) {
             responses.addApiResponse("403", problem("The account is not an operator"));
         }
-        if (handler.hasMethodAnnotation(PostMapping.class) || conditional) {
+        if (handler.hasMethodAnnotation(PostMapping.class) && !readOnly || conditional) {
             responses.addApiResponse("409", problem("Conflicts with other resources, e.g. a duplicate name or MAC, "
                     + "or the embedded engines' memory budget (then neededBytes, availableBytes, budgetBytes, hosts)"));
         }

@@ -4,6 +4,7 @@ import jakarta.servlet.http.HttpServletRequest;
 
 import io.edp.manager.api.ETags;
 import io.edp.manager.api.IfMatch;
+import io.edp.manager.api.ReadOnlyPost;
 
 /**
  * One write request as the audit trail appends it.
@@ -23,7 +24,11 @@ record AuditedWrite(String user, String method, String path, String resource, St
                 checked instanceof Long version ? ETags.of(version) : null, etagAfter, status);
     }
 
+    /** Requests to the API that may change something: not a read-only POST (a packet trace). */
     static boolean isWrite(HttpServletRequest request) {
+        if (ReadOnlyPost.Paths.matches(request)) {
+            return false;
+        }
         return switch (request.getMethod()) {
             case "POST", "PUT", "PATCH", "DELETE" -> request.getRequestURI().startsWith("/api/");
             default -> false;

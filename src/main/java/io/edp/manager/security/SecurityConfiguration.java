@@ -3,6 +3,7 @@ package io.edp.manager.security;
 import java.time.InstantSource;
 
 import io.edp.manager.account.AccountDirectory;
+import io.edp.manager.api.ReadOnlyPost;
 import io.edp.manager.audit.AuditTrail;
 import io.edp.manager.audit.WriteAuditFilter;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -76,6 +77,8 @@ class SecurityConfiguration {
                         .hasRole(Accounts.OPERATOR)
                         .requestMatchers(HttpMethod.GET, "/api/**").hasAnyRole(Accounts.VIEWER, Accounts.OPERATOR)
                         .requestMatchers(HttpMethod.HEAD, "/api/**").hasAnyRole(Accounts.VIEWER, Accounts.OPERATOR)
+                        .requestMatchers(HttpMethod.POST, ReadOnlyPost.Paths.PATTERNS)
+                        .hasAnyRole(Accounts.VIEWER, Accounts.OPERATOR)
                         .requestMatchers("/api/**").hasRole(Accounts.OPERATOR)
                         .requestMatchers("/error").permitAll()
                         .anyRequest().authenticated())

@@ -1,0 +1,99 @@
+package io.edp.manager.trace;
+
+import io.edp.engine.packet.DropReason;
+import io.edp.engine.trace.PacketTrace;
+import io.edp.engine.trace.PacketTrace.CacheState;
+import io.edp.engine.trace.PacketTrace.ConnectionState;
+import io.edp.engine.trace.PacketTrace.Outcome;
+import io.edp.engine.trace.PacketTrace.SwitchDecision;
+import io.swagger.v3.oas.annotations.media.Schema;
+
+/** A packet trace as the API answers it: the engine's stages, with ports named as the inventory names them. */
+@Schema(description = "What the host's engine does with the packet, stage by stage; a stage not reached is absent")
+record TraceResponse(
+        @Schema(description = "The frame traced, in hex") String frameHex,
+        @Schema(description = "Where it enters") String ingress,
+        @Schema(description = "The RX queue the NIC steers it to") int rxQueue,
+        @Schema(description = "The worker that owns that queue: its flow cache was read") int worker,
+        @Schema(description = "The engine generation whose tables were read") int generation,
+        @Schema(description = "The parsed flow key; absent when the frame does not parse",
+                example = "port 0 vlan 10 to 02:ed:00:00:00:01 tcp 10.0.0.1:49152 > 10.128.0.1:80") String flowKey,
+        Switching switching, Firewall firewall, Routing routing, FlowCache flowCache, Verdict verdict) {
+
+    @Schema(description = "The switching decision")
+    record Switching(
+            @Schema(description = "The VLAN switched in: the outer tag on an uplink, the vNIC's VLAN on a VM port")
+            int segment,
+            String destinationMac,
+            @Schema(description = "TO_ROUTER: routed; KNOWN_MAC; DEFAULT_UPLINK: an unknown MAC from a VM port; "
+                    + "UNKNOWN_MAC: dropped") SwitchDecision decision,
+            @Schema(description = "The port switching picked; absent when routed or none") String output) {
+    }
+
+    @Schema(description = "The distributed firewall (IP packets)")
+    record Firewall(
+            @Schema(description = "The live connection the packet belongs to; NEW: none, the rules decide")
+            ConnectionState connection,
+            @Schema(description = "A later IP fragment: it takes its first fragment's decision") boolean laterFragment,
+            @Schema(description = "The deciding rule's id (the connection's, or the first match); 0: none matched, "
+                    + "allowed") int ruleId,
+            boolean allowed) {
+    }
+
+    @Schema(description = "Routing (frames to the router's MAC)")
+    record Routing(
+            @Schema(description = "The longest matching route's prefix; absent: no route") String prefix,
+            @Schema(description = "The physical NIC it leaves by") String output,
+            @Schema(description = "The next hop's MAC, the frame's new destination") String nextHop,
+            @Schema(description = "The VLAN it leaves with; 0: untagged") int vlan) {
+    }
+
+    @Schema(description = "What the owning worker's flow cache holds for the flow key")
+    record FlowCache(
+            @Schema(description = "HIT: a current entry serves it; MISS; STALE: an entry of an older generation, "
+                    + "expired, or idle past its connection; BYPASSED: always the slow path (TCP SYN/FIN/RST, QinQ, "
+                    + "an E1000 port); DISABLED: LEGACY mode") CacheState state,
+            @Schema(description = "The entry's generation (low 16 bits); absent without an entry")
+            Integer entryGeneration,
+            @Schema(description = "Milliseconds until the entry expires (negative: expired); absent without one")
+            Long expiresInMillis,
+            @Schema(description = "The action a current entry gives") String cachedAction,
+            @Schema(description = "Whether the slow path's decision would be cached for the next packets")
+            boolean installs) {
+    }
+
+    @Schema(description = "The final verdict")
+    record Verdict(
+            Outcome outcome,
+            @Schema(description = "The port it leaves by: a physical NIC's name or a vNIC's port name") String output,
+            @Schema(description = "The frame as it leaves, rewritten (MACs, TTL, VLAN), in hex") String frameHex,
+            @Schema(description = "Why it is dropped") DropReason dropReason,
+            @Schema(description = "The firewall rule of the decision; 0: none") int ruleId,
+            @Schema(description = "The action, as the flow cache and the slow path print it",
+                    example = "output(port 2, PUSH 20, set_mac 2ed00000001>20000000fe, dec_ttl, rule 4)")
+            String action,
+            @Schema(description = "A REJECT: a TCP RST or ICMP unreachable goes back out of the ingress port "
+                    + "(rate limited)") boolean rejectReply) {
+    }
+
+    /** Names the trace's ports with {@code portName} (engine port id to name). */
+    static TraceResponse of(String frameHex, PacketTrace t, java.util.function.IntFunction<String> portName) {
+        var s = t.switching();
+        var f = t.firewall();
+        var r = t.routing();
+        var c = t.flowCache();
+        var v = t.verdict();
+        boolean entry = c != null && c.entryGeneration() >= 0;
+        return new TraceResponse(frameHex, portName.apply(t.port()), t.rxQueue(), t.worker(), t.generation(),
+                t.flowKey(),
+                s == null ? null : new Switching(s.segment(), s.destinationMac(), s.decision(),
+                        s.outPort() < 0 ? null : portName.apply(s.outPort())),
+                f == null ? null : new Firewall(f.connection(), f.laterFragment(), f.ruleId(), f.allowed()),
+                r == null ? null : new Routing(r.route() == null ? null : r.route().prefix(),
+                        r.outPort() < 0 ? null : portName.apply(r.outPort()), r.nextHop(), r.vlan()),
+                c == null ? null : new FlowCache(c.state(), entry ? c.entryGeneration() : null,
+                        entry ? c.expiresInMillis() : null, c.cachedAction(), c.installs()),
+                new Verdict(v.outcome(), v.outPort() < 0 ? null : portName.apply(v.outPort()), v.frameHex(),
+                        v.dropReason(), v.ruleId(), v.action(), v.rejectReply()));
+    }
+}
