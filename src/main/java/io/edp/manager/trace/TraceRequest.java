@@ -20,7 +20,8 @@ public record TraceRequest(
                 + "(<vm>-eth<n>)", example = "vmnic0")
         @NotBlank @Size(max = 64) String ingress,
         @Schema(description = "The whole Ethernet frame (no FCS) in hex; excludes every field below",
-                example = "02ed00000001020000000aa08004500002e000000004011...")
+                example = "02ed000000010200000000aa080045000032000000004011663a0a0000010a800001c0000035001e0000"
+                        + "00000000000000000000000000000000000000000000")
         @Size(max = 2 * 1522) @Pattern(regexp = "([0-9A-Fa-f]{2})+", message = "must be hex digits, two per byte")
         String frameHex,
         @Schema(description = "Default: the virtual NIC's MAC when ingress is one, else 02:00:00:00:00:aa",

@@ -48,6 +48,9 @@ class TraceApiTest extends ManagerTest {
                 {"ingress": "vmnic0", "sourceIp": "10.0.0.1", "destinationIp": "10.128.0.1", "protocol": "udp",
                  "destinationPort": 53}""")
                 .andExpect(status().isOk())
+                // the frame built from the fields: UDP from 02:00:00:00:00:aa to the router, TTL 64, 64 bytes
+                .andExpect(jsonPath("$.frameHex").value("02ed000000010200000000aa08004500003200000000401166"
+                        + "3a0a0000010a800001c0000035001e000000000000000000000000000000000000000000000000"))
                 .andExpect(jsonPath("$.ingress").value("vmnic0"))
                 .andExpect(jsonPath("$.flowKey").value(startsWith("port 0 to 02:ed:00:00:00:01 udp "
                         + "10.0.0.1:49152 > 10.128.0.1:53")))
@@ -92,6 +95,27 @@ class TraceApiTest extends ManagerTest {
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.flowKey").doesNotExist())
                 .andExpect(jsonPath("$.verdict.dropReason").value("TRUNCATED_ETHERNET"));
+    }
+
+    @Test
+    void aVirtualNicIsAnIngressByItsMacAndAnOutputByItsPortName() throws Exception {
+        var hostId = hostWithRouteAndRule();
+        var vm = createVm(hostId, "web");
+        create("/api/v1/hosts/" + hostId + "/vms/" + vm + "/vnics", """
+                {"mac": "00:50:56:aa:bb:01", "vlan": 0, "adapterType": "VMXNET3", "rxQueues": 1}""");
+        await("the vNIC's port", () -> trace(hostId, viewer(), """
+                {"ingress": "vmnic0", "destinationMac": "00:50:56:aa:bb:01", "sourceIp": "10.0.0.1",
+                 "destinationIp": "10.129.0.1"}""").andReturn().getResponse().getContentAsString(),
+                body -> body.contains("\"output\":\"web-eth1\""));
+
+        trace(hostId, viewer(), """
+                {"ingress": "00:50:56:AA:BB:01", "sourceIp": "10.129.0.1", "destinationIp": "10.128.0.1"}""")
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.ingress").value("web-eth1"))
+                // the source MAC defaults to the vNIC's own
+                .andExpect(jsonPath("$.frameHex").value(startsWith("02ed00000001005056aabb01")))
+                .andExpect(jsonPath("$.switching.decision").value("TO_ROUTER"))
+                .andExpect(jsonPath("$.verdict.output").value("vmnic1"));
     }
 
     @Test
