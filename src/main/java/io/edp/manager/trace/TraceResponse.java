@@ -9,14 +9,16 @@ import io.edp.engine.trace.PacketTrace.SwitchDecision;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /** A packet trace as the API answers it: the engine's stages, with ports named as the inventory names them. */
-@Schema(description = "What the host's engine does with the packet, stage by stage; a stage not reached is absent")
+@Schema(description = "What the host's engine does with the packet, stage by stage; a stage not reached is null")
 record TraceResponse(
         @Schema(description = "The frame traced, in hex") String frameHex,
         @Schema(description = "Where it enters") String ingress,
         @Schema(description = "The RX queue the NIC steers it to") int rxQueue,
         @Schema(description = "The worker that owns that queue: its flow cache was read") int worker,
-        @Schema(description = "The engine generation whose tables were read") int generation,
-        @Schema(description = "The parsed flow key; absent when the frame does not parse",
+        @Schema(description = "The engine's own configuration generation whose tables were read (counted by the "
+                + "engine, as in the flow-cache statistics; not the host's desired generation)", example = "3")
+        int engineGeneration,
+        @Schema(description = "The parsed flow key; null when the frame does not parse",
                 example = "port 0 vlan 10 to 02:ed:00:00:00:01 tcp 10.0.0.1:49152 > 10.128.0.1:80") String flowKey,
         Switching switching, Firewall firewall, Routing routing, FlowCache flowCache, Verdict verdict) {
 
@@ -27,7 +29,7 @@ record TraceResponse(
             String destinationMac,
             @Schema(description = "TO_ROUTER: routed; KNOWN_MAC; DEFAULT_UPLINK: an unknown MAC from a VM port; "
                     + "UNKNOWN_MAC: dropped") SwitchDecision decision,
-            @Schema(description = "The port switching picked; absent when routed or none") String output) {
+            @Schema(description = "The port switching picked; null when routed or none") String output) {
     }
 
     @Schema(description = "The distributed firewall (IP packets)")
@@ -42,7 +44,7 @@ record TraceResponse(
 
     @Schema(description = "Routing (frames to the router's MAC)")
     record Routing(
-            @Schema(description = "The longest matching route's prefix; absent: no route") String prefix,
+            @Schema(description = "The longest matching route's prefix; null: no route") String prefix,
             @Schema(description = "The physical NIC it leaves by") String output,
             @Schema(description = "The next hop's MAC, the frame's new destination") String nextHop,
             @Schema(description = "The VLAN it leaves with; 0: untagged") int vlan) {
@@ -53,9 +55,9 @@ record TraceResponse(
             @Schema(description = "HIT: a current entry serves it; MISS; STALE: an entry of an older generation, "
                     + "expired, or idle past its connection; BYPASSED: always the slow path (TCP SYN/FIN/RST, QinQ, "
                     + "an E1000 port); DISABLED: LEGACY mode") CacheState state,
-            @Schema(description = "The entry's generation (low 16 bits); absent without an entry")
+            @Schema(description = "The entry's generation (low 16 bits); null without an entry")
             Integer entryGeneration,
-            @Schema(description = "Milliseconds until the entry expires (negative: expired); absent without one")
+            @Schema(description = "Milliseconds until the entry expires (negative: expired); null without one")
             Long expiresInMillis,
             @Schema(description = "The action a current entry gives") String cachedAction,
             @Schema(description = "Whether the slow path's decision would be cached for the next packets")

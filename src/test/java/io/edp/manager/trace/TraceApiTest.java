@@ -2,6 +2,7 @@ package io.edp.manager.trace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
+import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
@@ -76,7 +77,7 @@ class TraceApiTest extends ManagerTest {
                  "destinationPort": 22, "tcpFlags": ["SYN"]}""")
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.firewall.allowed").value(false))
-                .andExpect(jsonPath("$.routing").doesNotExist())
+                .andExpect(jsonPath("$.routing").value(nullValue()))
                 .andExpect(jsonPath("$.verdict.outcome").value("DROPPED"))
                 .andExpect(jsonPath("$.verdict.dropReason").value("FIREWALL_DROP"))
                 .andReturn().getResponse().getContentAsString();
@@ -93,7 +94,7 @@ class TraceApiTest extends ManagerTest {
         trace(hostId, viewer(), """
                 {"ingress": "vmnic0", "frameHex": "%s"}""".formatted(frameHex.substring(0, 20)))
                 .andExpect(status().isOk())
-                .andExpect(jsonPath("$.flowKey").doesNotExist())
+                .andExpect(jsonPath("$.flowKey").value(nullValue()))
                 .andExpect(jsonPath("$.verdict.dropReason").value("TRUNCATED_ETHERNET"));
     }
 
