@@ -15,9 +15,10 @@ record TraceResponse(
         @Schema(description = "Where it enters") String ingress,
         @Schema(description = "The RX queue the NIC steers it to") int rxQueue,
         @Schema(description = "The worker that owns that queue: its flow cache was read") int worker,
-        @Schema(description = "The engine's own configuration generation whose tables were read (counted by the "
-                + "engine, as in the flow-cache statistics; not the host's desired generation)", example = "3")
-        int engineGeneration,
+        @Schema(description = "The host's desired generation this engine runs: the number of a write's "
+                + "EDP-Generation header and of realization's realizedGeneration", example = "7") long generation,
+        @Schema(description = "The engine's own table-set counter whose tables were read (as in /stats/flow-cache), "
+                + "not a generation of the host", example = "3") int engineTablesVersion,
         @Schema(description = "The parsed flow key; null when the frame does not parse",
                 example = "port 0 vlan 10 to 02:ed:00:00:00:01 tcp 10.0.0.1:49152 > 10.128.0.1:80") String flowKey,
         Switching switching, Firewall firewall, Routing routing, FlowCache flowCache, Verdict verdict) {
@@ -55,8 +56,8 @@ record TraceResponse(
             @Schema(description = "HIT: a current entry serves it; MISS; STALE: an entry of an older generation, "
                     + "expired, or idle past its connection; BYPASSED: always the slow path (TCP SYN/FIN/RST, QinQ, "
                     + "an E1000 port); DISABLED: LEGACY mode") CacheState state,
-            @Schema(description = "The entry's generation (low 16 bits); null without an entry")
-            Integer entryGeneration,
+            @Schema(description = "The engine tables version (its low 16 bits) the entry was installed under; an "
+                    + "entry of another is STALE. Null without an entry") Integer entryTablesVersion,
             @Schema(description = "Milliseconds until the entry expires (negative: expired); null without one")
             Long expiresInMillis,
             @Schema(description = "The action a current entry gives") String cachedAction,
@@ -79,14 +80,16 @@ record TraceResponse(
     }
 
     /** Names the trace's ports with {@code portName} (engine port id to name). */
-    static TraceResponse of(String frameHex, PacketTrace t, java.util.function.IntFunction<String> portName) {
+    static TraceResponse of(String frameHex, long generation, PacketTrace t,
+            java.util.function.IntFunction<String> portName) {
         var s = t.switching();
         var f = t.firewall();
         var r = t.routing();
         var c = t.flowCache();
         var v = t.verdict();
         boolean entry = c != null && c.entryGeneration() >= 0;
-        return new TraceResponse(frameHex, portName.apply(t.port()), t.rxQueue(), t.worker(), t.generation(),
+        return new TraceResponse(frameHex, portName.apply(t.port()), t.rxQueue(), t.worker(), generation,
+                t.generation(),
                 t.flowKey(),
                 s == null ? null : new Switching(s.segment(), s.destinationMac(), s.decision(),
                         s.outPort() < 0 ? null : portName.apply(s.outPort())),

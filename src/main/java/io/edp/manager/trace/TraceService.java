@@ -44,7 +44,8 @@ class TraceService {
         byte[] frame = request.frameHex() != null ? fromHex(request) : fields(request, config, port).frame();
         try {
             var trace = engine.trace(port, frame);
-            return TraceResponse.of(HexFormat.of().formatHex(frame), trace, id -> portName(config, id));
+            return TraceResponse.of(HexFormat.of().formatHex(frame), engines.generation(hostId).orElse(0), trace,
+                    id -> portName(config, id));
         } catch (IllegalArgumentException e) { // the port went away with a configuration pushed meanwhile
             throw new InvalidRequestException("ingress", e.getMessage());
         }

@@ -2,6 +2,7 @@ package io.edp.manager.trace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
+import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
@@ -53,6 +54,7 @@ class TraceApiTest extends ManagerTest {
                 .andExpect(jsonPath("$.frameHex").value("02ed000000010200000000aa08004500003200000000401166"
                         + "3a0a0000010a800001c0000035001e000000000000000000000000000000000000000000000000"))
                 .andExpect(jsonPath("$.ingress").value("vmnic0"))
+                .andExpect(jsonPath("$.generation").value(greaterThan(0)))
                 .andExpect(jsonPath("$.flowKey").value(startsWith("port 0 to 02:ed:00:00:00:01 udp "
                         + "10.0.0.1:49152 > 10.128.0.1:53")))
                 .andExpect(jsonPath("$.switching.decision").value("TO_ROUTER"))
