@@ -373,6 +373,8 @@ public final class Engine implements AutoCloseable {
      * connection created or advanced, no flow-cache entry installed or refreshed, no counter moved.
      *
      * @throws IllegalArgumentException when the engine has no port {@code port} or the frame does not fit a buffer
+     * @throws IllegalStateException    when the owning worker is dead or does not run the trace within
+     *                                  {@link Worker#RESPONSE_DEADLINE}
      */
     public synchronized PacketTrace trace(int port, byte[] frame) {
         ensureOpen();

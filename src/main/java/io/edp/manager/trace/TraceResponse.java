@@ -1,5 +1,7 @@
 package io.edp.manager.trace;
 
+import java.util.function.IntFunction;
+
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.trace.PacketTrace;
 import io.edp.engine.trace.PacketTrace.CacheState;
@@ -81,7 +83,7 @@ record TraceResponse(
 
     /** Names the trace's ports with {@code portName} (engine port id to name). */
     static TraceResponse of(String frameHex, long generation, PacketTrace t,
-            java.util.function.IntFunction<String> portName) {
+            IntFunction<String> portName) {
         var s = t.switching();
         var f = t.firewall();
         var r = t.routing();

@@ -1,5 +1,6 @@
 package io.edp.manager.trace;
 
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -121,7 +122,7 @@ class TraceService {
 
     /** The protocol number; icmp towards an IPv6 address is ICMPv6. */
     private static int protocol(String text, InetAddress destination, List<FieldProblem> problems) {
-        boolean ipv6 = destination != null && !(destination instanceof java.net.Inet4Address);
+        boolean ipv6 = destination != null && !(destination instanceof Inet4Address);
         return switch (text == null ? "icmp" : text) {
             case "tcp" -> FlowKey.PROTO_TCP;
             case "udp" -> FlowKey.PROTO_UDP;

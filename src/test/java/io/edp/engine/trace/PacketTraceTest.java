@@ -25,12 +25,15 @@ import io.edp.engine.trace.PacketTrace.SwitchDecision;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -113,9 +116,9 @@ class PacketTraceTest {
     void aTracesVerdictPortAndBytesAreWhatTheEngineDoesWithTheFrame() {
         ManualClock clock = new ManualClock(0);
         Random random = new Random(14);
-        Map<CacheState, Integer> cacheStates = new java.util.EnumMap<>(CacheState.class);
-        Map<Outcome, Integer> outcomes = new java.util.EnumMap<>(Outcome.class);
-        List<Ingress> recent = new java.util.ArrayList<>();
+        Map<CacheState, Integer> cacheStates = new EnumMap<>(CacheState.class);
+        Map<Outcome, Integer> outcomes = new EnumMap<>(Outcome.class);
+        List<Ingress> recent = new ArrayList<>();
         try (Engine engine = start(clock)) {
             for (int i = 0; i < FRAMES; i++) {
                 if (random.nextInt(200) == 0) {
@@ -174,7 +177,7 @@ class PacketTraceTest {
     }
 
     private static List<List<byte[]>> sent(Engine engine) {
-        return java.util.stream.IntStream.range(0, PORTS)
+        return IntStream.range(0, PORTS)
                 .mapToObj(port -> TestTopology.nic(engine, port).takeTransmitted()).toList();
     }
 
