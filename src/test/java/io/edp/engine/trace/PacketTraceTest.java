@@ -39,8 +39,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A trace tells what the engine does: for thousands of random frames (switched, routed, firewalled, QinQ, TTL 1,
  * truncated, TCP handshakes and data that hit the flow cache, across clock moves and rule changes), the trace's
- * verdict, output port and bytes equal what the engine then really does with the same frame; and a trace changes
- * nothing.
+ * verdict, output port and bytes equal what the engine then really does with the same frame, and the flow-cache
+ * state it reports is what the owning worker's lookup then finds; and a trace changes nothing.
  */
 class PacketTraceTest {
 
@@ -137,7 +137,8 @@ class PacketTraceTest {
                     recent.set(random.nextInt(recent.size()), in);
                 }
                 PacketTrace trace = engine.trace(in.port(), in.frame());
-                Map<DropReason, Long> dropsBefore = engine.stats().drops();
+                EngineStats before = engine.stats();
+                Map<DropReason, Long> dropsBefore = before.drops();
                 assertThat(TestTopology.nic(engine, in.port())
                         .inject(MemorySegment.ofArray(in.frame()), 0, in.frame().length)).isTrue();
                 assertThat(engine.step()).isEqualTo(1);
@@ -148,6 +149,8 @@ class PacketTraceTest {
                 outcomes.merge(verdict.outcome(), 1, Integer::sum);
                 if (trace.flowCache() != null) {
                     cacheStates.merge(trace.flowCache().state(), 1, Integer::sum);
+                    assertThat(lookedUp(before.flowCache(), engine.stats().flowCache())).as(at)
+                            .isEqualTo(trace.flowCache().state());
                 }
                 if (verdict.outcome() == Outcome.FORWARDED) {
                     for (int port = 0; port < PORTS; port++) {
@@ -168,12 +171,23 @@ class PacketTraceTest {
                 }
             }
         }
-        System.out.printf("PacketTraceTest: %d random frames traced and sent; trace = engine for all "
-                + "(outcomes %s, flow cache %s)%n", FRAMES, outcomes, cacheStates);
+        System.out.printf("PacketTraceTest: %d random frames traced and sent; verdict, port, bytes "
+                + "and flow-cache state as the engine's for all (outcomes %s, flow cache %s)%n", FRAMES, outcomes, cacheStates);
         assertThat(cacheStates).as("every flow-cache state was met").containsKeys(CacheState.HIT, CacheState.MISS,
                 CacheState.STALE, CacheState.BYPASSED);
         assertThat(outcomes.get(Outcome.DROPPED)).isGreaterThan(FRAMES / 10);
         assertThat(outcomes.get(Outcome.FORWARDED)).isGreaterThan(FRAMES / 5);
+    }
+
+    /** What the flow cache's counters say the packet's lookup found: the owning worker's cache was traced. */
+    private static CacheState lookedUp(EngineStats.FlowCacheStats before, EngineStats.FlowCacheStats after) {
+        if (after.hits() > before.hits()) {
+            return CacheState.HIT;
+        }
+        if (after.revalidations() > before.revalidations()) {
+            return CacheState.STALE;
+        }
+        return after.misses() > before.misses() ? CacheState.MISS : CacheState.BYPASSED;
     }
 
     private static List<List<byte[]>> sent(Engine engine) {
