@@ -9,9 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 
 import com.jayway.jsonpath.JsonPath;
@@ -153,15 +151,6 @@ public abstract class ManagerTest {
 
     /** Polls {@code read} every 10 ms until {@code done} holds; fails after 30 s. No fixed sleeps. */
     protected static <T> T await(String what, Read<T> read, Predicate<T> done) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        T last = read.get();
-        while (!done.test(last)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what + "; last seen: " + last);
-            }
-            LockSupport.parkNanos(10_000_000);
-            last = read.get();
-        }
-        return last;
+        return LiveApi.await(what, read::get, done);
     }
 }

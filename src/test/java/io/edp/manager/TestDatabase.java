@@ -16,7 +16,7 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
  * it is, one server serves every Spring context of the test run, so that contexts that live side by side (the
  * shared one and those with a real port) never compete for a data directory.
  */
-final class TestDatabase {
+public final class TestDatabase {
 
     private static final Logger log = LoggerFactory.getLogger(TestDatabase.class);
     private static final String IMAGE = "postgres:17-alpine";
@@ -30,7 +30,7 @@ final class TestDatabase {
     private record Server(String url, String username, String password) {
     }
 
-    static synchronized void register(DynamicPropertyRegistry registry) {
+    public static synchronized void register(DynamicPropertyRegistry registry) {
         if (System.getenv("SPRING_DATASOURCE_URL") != null) {
             return;
         }

@@ -1,5 +1,6 @@
 package io.edp.manager.stats;
 
+import io.edp.engine.FlowStats;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 @Schema(description = "A cached flow with its counters and action")
@@ -9,4 +10,8 @@ record FlowEntry(@Schema(example = "0") int worker,
                  @Schema(example = "12345") long packets,
                  @Schema(example = "790080") long bytes,
                  @Schema(example = "output port 1") String action) {
+
+    static FlowEntry of(FlowStats flow) {
+        return new FlowEntry(flow.worker(), flow.flow(), flow.packets(), flow.bytes(), flow.action());
+    }
 }

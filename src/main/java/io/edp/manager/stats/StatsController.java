@@ -1,11 +1,9 @@
 package io.edp.manager.stats;
 
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.Set;
 import java.util.UUID;
 
-import io.edp.engine.EngineStats;
 import io.edp.engine.FlowStats;
 import io.edp.manager.api.PageParams;
 import io.edp.manager.api.PageResponse;
@@ -44,18 +42,7 @@ class StatsController {
             description = "Hits, misses, slow-path packets, insertions and their failures, evictions, expirations, "
                     + "revalidations, entries, capacity and occupancy (with NSX's 0/25/50/75/90/95 % buckets).")
     FlowCacheReport flowCache(@PathVariable UUID hostId) {
-        var engine = engines.require(hostId);
-        var stats = engine.stats();
-        var occupancy = new LinkedHashMap<String, Integer>();
-        for (int bucket : FlowCacheCounters.BUCKETS) {
-            occupancy.put(Integer.toString(bucket), 0);
-        }
-        var workers = stats.workers().stream().map(w -> new FlowCacheReport.WorkerFlowCache(w.id(), w.numaNode(),
-                FlowCacheCounters.of(w.flowCache()))).toList();
-        workers.forEach(w -> occupancy.merge(Integer.toString(w.counters().occupancyBucket()), 1, Integer::sum));
-        return new FlowCacheReport(stats.takenAt(), engines.generation(hostId).orElse(0), stats.generation(),
-                stats.mode().name(),
-                FlowCacheCounters.of(stats.flowCache()), occupancy, workers);
+        return StatsReports.flowCache(engines.require(hostId).stats(), engines.generation(hostId).orElse(0));
     }
 
     @PostMapping("/flow-cache/flush")
@@ -70,15 +57,7 @@ class StatsController {
     @Operation(operationId = "getThreadStats",
             summary = "Worker threads: health, NUMA node, utilization, queues, packets")
     ThreadReport threads(@PathVariable UUID hostId) {
-        var stats = engines.require(hostId).stats();
-        return new ThreadReport(stats.takenAt(), stats.mode().name(), stats.workers().stream()
-                .map(StatsController::thread).toList());
-    }
-
-    private static ThreadReport.WorkerThread thread(EngineStats.WorkerStats w) {
-        return new ThreadReport.WorkerThread(w.id(), w.numaNode(), w.health().state(), w.health().reason(),
-                w.exceptions(), (int) (w.utilization() * 100), w.busyNanos(),
-                w.wallNanos(), w.rxPackets(), w.txPackets(), w.ioChainPackets(), w.iterations(), w.queues());
+        return StatsReports.threads(engines.require(hostId).stats());
     }
 
     @GetMapping("/tlb")
@@ -100,12 +79,7 @@ class StatsController {
     @GetMapping("/nic-queues")
     @Operation(operationId = "getNicQueueStats", summary = "Ports and their RX queues: load and owning worker")
     NicQueueReport nicQueues(@PathVariable UUID hostId) {
-        var stats = engines.require(hostId).stats();
-        return new NicQueueReport(stats.takenAt(),
-                stats.ports().stream().map(p -> new NicQueueReport.Port(p.id(), p.name(), p.numaNode(),
-                        p.rxPackets(), p.rxBytes(), p.txPackets(), p.txBytes())).toList(),
-                stats.queues().stream().map(q -> new NicQueueReport.Queue(q.port(), q.queue(), q.numaNode(),
-                        q.worker(), q.packets(), q.bytes(), q.busyNanos())).toList());
+        return StatsReports.nicQueues(engines.require(hostId).stats());
     }
 
     @GetMapping("/flows")
@@ -131,7 +105,7 @@ class StatsController {
         var flows = top.flows().stream().filter(f -> worker == null || f.worker() == worker).sorted(order).toList();
         long offset = Math.min(pageable.getOffset(), flows.size());
         var page = flows.subList((int) offset, (int) Math.min(flows.size(), offset + pageable.getPageSize()))
-                .stream().map(f -> new FlowEntry(f.worker(), f.flow(), f.packets(), f.bytes(), f.action())).toList();
+                .stream().map(FlowEntry::of).toList();
         var metadata = PageResponse.of(new PageImpl<>(page, pageable, flows.size())).page();
         return new TopFlowsReport(top.takenAt(), top.perWorker(), top.passes().stream()
                 .map(p -> new TopFlowsReport.WorkerSnapshot(p.worker(), p.takenAt(), p.passNanos(), p.flows())).toList(),

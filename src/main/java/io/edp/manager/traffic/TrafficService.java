@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,7 +30,7 @@ import org.springframework.stereotype.Service;
  * stops (host deleted, or rebuilt because its workers changed), the run ends and is forgotten.
  */
 @Service
-class TrafficService {
+public class TrafficService {
 
     private static final String SOURCE_MAC = "02:00:00:00:00:aa";
 
@@ -87,6 +88,11 @@ class TrafficService {
 
     TrafficStatus status(UUID hostId) {
         return status(run(hostId));
+    }
+
+    /** The host's run, if one was started on its current engine: what the statistics stream shows beside it. */
+    public Optional<TrafficStatus> current(UUID hostId) {
+        return Optional.ofNullable(runs.get(hostId)).map(TrafficService::status);
     }
 
     TrafficStatus stop(UUID hostId) {

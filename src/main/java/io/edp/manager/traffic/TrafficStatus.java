@@ -6,7 +6,7 @@ import java.util.Map;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 @Schema(description = "A traffic run: what was sent and what became of it, since it started")
-record TrafficStatus(
+public record TrafficStatus(
         @Schema(example = "vmnic0") String nic,
         @Schema(description = "True until the packet count or duration is reached, or it is stopped")
         boolean running,
