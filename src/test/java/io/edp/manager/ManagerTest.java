@@ -88,9 +88,7 @@ public abstract class ManagerTest {
 
     @BeforeEach
     void emptyInventory() {
-        // host_realization first: the reconciler's transactions start there too, so TRUNCATE's exclusive locks
-        // are taken in the same order as theirs and cannot deadlock with them
-        jdbc.execute("TRUNCATE host_realization, host, edp_profile, firewall_rule, route, account, audit_event CASCADE");
+        TestDatabase.empty(jdbc);
     }
 
     protected long rows(String table) {

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
@@ -28,6 +29,13 @@ public final class TestDatabase {
 
     /** Where to connect, and as whom. */
     private record Server(String url, String username, String password) {
+    }
+
+    /** Empties the inventory, so that a test starts from none. */
+    public static void empty(JdbcTemplate jdbc) {
+        // host_realization first: the reconciler's transactions start there too, so TRUNCATE's exclusive locks
+        // are taken in the same order as theirs and cannot deadlock with them
+        jdbc.execute("TRUNCATE host_realization, host, edp_profile, firewall_rule, route, account, audit_event CASCADE");
     }
 
     public static synchronized void register(DynamicPropertyRegistry registry) {

@@ -19,8 +19,10 @@ import io.edp.manager.LiveApi;
 import io.edp.manager.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -51,6 +53,9 @@ class StatsStreamTest {
     @LocalServerPort
     int port;
 
+    @Autowired
+    JdbcTemplate jdbc;
+
     private LiveApi api;
 
     @DynamicPropertySource
@@ -60,6 +65,7 @@ class StatsStreamTest {
 
     @BeforeEach
     void api() {
+        TestDatabase.empty(jdbc);
         api = new LiveApi(port);
     }
 

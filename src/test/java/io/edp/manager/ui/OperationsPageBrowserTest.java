@@ -1,0 +1,163 @@
+package io.edp.manager.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.logging.Level;
+
+import io.edp.manager.LiveApi;
+import io.edp.manager.TestDatabase;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The operations page in a real browser: Selenium drives Debian's chromium through its chromedriver
+ * ({@code .ci/run} installs both). A viewer signs in with the form, opens a host, and the page's charts follow the
+ * traffic started through the API. With {@code -Dedp.ui.screenshot=docs/operations-page.png} it saves what the
+ * browser shows at the end. Its own context (a real port) is closed afterwards, so its reconciler does not compete
+ * with the shared test context's.
+ */
+@DirtiesContext
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "edp.security.operator.user=page-operator",
+        "edp.security.operator.password={noop}operator-secret",
+        "edp.security.viewer.user=page-viewer",
+        "edp.security.viewer.password={noop}viewer-secret",
+        "edp.engines.mbufs=4096",
+        "edp.engines.real-drivers=false"})
+class OperationsPageBrowserTest {
+
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final String OPERATOR = "page-operator";
+    private static final String OPERATOR_SECRET = "operator-secret";
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    private LiveApi api;
+    private WebDriver browser;
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        TestDatabase.register(registry);
+    }
+
+    @BeforeEach
+    void browser() {
+        assertThat(Files.isExecutable(CHROMIUM)).as("%s is missing: apt-get install chromium", CHROMIUM).isTrue();
+        assertThat(Files.isExecutable(CHROMEDRIVER)).as("%s is missing: apt-get install chromium-driver",
+                CHROMEDRIVER).isTrue();
+        TestDatabase.empty(jdbc);
+        api = new LiveApi(port);
+        var options = new ChromeOptions().setBinary(CHROMIUM.toFile())
+                // as for any headless run on a closed network: no background connections, no sandbox as root
+                .addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                        "--disable-background-networking", "--disable-component-update", "--no-first-run",
+                        "--window-size=1400,1300");
+        var logging = new LoggingPreferences();
+        logging.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability("goog:loggingPrefs", logging);
+        // both named: Selenium Manager would otherwise look for a browser and a driver online
+        var service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).build();
+        browser = new ChromeDriver(service, options);
+    }
+
+    @AfterEach
+    void close() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    @Test
+    void aViewerWatchesAHostsChartsFollowTheTrafficAndHasNoActions() throws Exception {
+        var hostId = api.hostWithAVm("esx-page", OPERATOR, OPERATOR_SECRET);
+
+        browser.get(api.base() + "/ui");
+        assertThat(browser.getCurrentUrl()).as("a page needs a signed-in session").endsWith("/login");
+        browser.findElement(By.id("username")).sendKeys("page-viewer");
+        browser.findElement(By.id("password")).sendKeys("viewer-secret");
+        browser.findElement(By.cssSelector("button[type=submit]")).click();
+
+        var row = By.cssSelector("#hosts tr[data-host-id='" + hostId + "']");
+        await("the host in the list", () -> browser.findElements(row).size(), rows -> rows == 1);
+        assertThat(browser.findElement(row).getText()).contains("esx-page", "EDP_STANDARD", "SUCCESS");
+        browser.findElement(row).click();
+
+        await("the utilization chart", () -> browser.findElements(By.cssSelector("#utilization-chart canvas")).size(),
+                charts -> charts == 1);
+        assertThat(browser.findElement(By.id("account")).getText()).isEqualTo("page-viewer (viewer)");
+        assertThat(browser.findElements(By.cssSelector("#actions button"))).as("operator actions").isEmpty();
+
+        api.startTraffic(hostId, 20_000, OPERATOR, OPERATOR_SECRET);
+        var chart = browser.findElement(By.id("utilization-chart"));
+        await("utilization above zero on the chart", () -> chart.getDomAttribute("data-last-max"),
+                max -> max != null && Double.parseDouble(max) > 0);
+        await("a hit rate", () -> browser.findElement(By.id("hit-rate")).getText(), rate -> rate.endsWith(" %"));
+        await("the traffic run", () -> browser.findElement(By.id("traffic")).getText(),
+                text -> text.startsWith("Running on vmnic0: sent "));
+        await("the chart to keep moving", () -> Integer.parseInt(chart.getDomAttribute("data-points")),
+                points -> points >= 3);
+        assertThat(browser.findElements(By.cssSelector("#flows tbody tr"))).hasSize(10);
+        assertThat(browser.findElement(By.cssSelector("#queues tbody tr")).getText()).startsWith("vmnic0 0 0");
+
+        String screenshot = System.getProperty("edp.ui.screenshot");
+        if (screenshot != null) {
+            Files.write(Path.of(screenshot), ((TakesScreenshot) browser)
+                    .getScreenshotAs(OutputType.BYTES));
+        }
+        List<LogEntry> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(entry -> entry.getLevel().intValue() >= Level.SEVERE.intValue()).toList();
+        assertThat(errors).as("console errors").isEmpty();
+
+        // a viewer's session reads but may not write
+        assertThat(fetchStatus("GET", "/api/v1/hosts/" + hostId + "/stats/threads", false)).isEqualTo(200);
+        assertThat(fetchStatus("POST", "/api/v1/hosts/" + hostId + "/stats/flow-cache/flush", true)).isEqualTo(403);
+
+        // the cookie session is CSRF-protected: even signing out needs the token
+        assertThat(fetchStatus("POST", "/logout", false)).isEqualTo(403);
+    }
+
+    /** The status of a request the page's session makes from the browser, with or without its CSRF token. */
+    private long fetchStatus(String method, String path, boolean withToken) {
+        var script = """
+                const done = arguments[arguments.length - 1];
+                const session = await (await fetch('/ui/session')).json();
+                const headers = arguments[2] ? {[session.csrfHeader]: session.csrfToken} : {};
+                const response = await fetch(arguments[1], {method: arguments[0], headers});
+                done(response.status);""";
+        return (Long) ((JavascriptExecutor) browser).executeAsyncScript(
+                "(async () => {" + script + "})(...arguments)", method, path, withToken);
+    }
+
+    private static <T> T await(String what, LiveApi.Read<T> read, java.util.function.Predicate<T> done)
+            throws Exception {
+        return LiveApi.await(what, Duration.ofSeconds(20), read, done);
+    }
+}
