@@ -3,6 +3,7 @@
 // Rates and utilization are differences between consecutive snapshots (the counters are cumulative).
 
 const WINDOW_POINTS = 300; // five minutes at the stream's default interval of 1 s
+const MODES = ['LEGACY', 'EDP_STANDARD', 'EDP_DEDICATED'];
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2'];
 
 let session;
@@ -235,7 +236,7 @@ function showActions(hostId) {
     <button id="start-traffic">Start traffic</button>
     <button id="stop-traffic">Stop traffic</button>
     <button id="flush-cache">Flush flow cache</button>
-    <select id="mode"><option>LEGACY</option><option>EDP_STANDARD</option><option>EDP_DEDICATED</option></select>
+    <select id="mode">${MODES.map(m => `<option value="${m}">${m}</option>`).join('')}</select>
     <button id="switch-mode">Switch mode</button>
     <span id="action-result" class="muted"></span>`;
   const base = '/api/v1/hosts/' + hostId;

@@ -57,7 +57,7 @@ class PageSecurityConfiguration {
                 .build();
     }
 
-    /** The page and its scripts, the login form and logout, and host API calls that carry a session cookie and no credentials. */
+    /** The page, its scripts, the login form, logout, and host API calls with a session cookie and no credentials. */
     private static boolean pageOrCookieCall(HttpServletRequest request) {
         String path = path(request);
         if (path.equals("/ui") || path.startsWith("/ui/") || path.startsWith("/webjars/uplot/")

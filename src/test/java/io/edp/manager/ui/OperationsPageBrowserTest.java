@@ -101,9 +101,7 @@ class OperationsPageBrowserTest {
 
         browser.get(api.base() + "/ui");
         assertThat(browser.getCurrentUrl()).as("a page needs a signed-in session").endsWith("/login");
-        browser.findElement(By.id("username")).sendKeys("page-viewer");
-        browser.findElement(By.id("password")).sendKeys("viewer-secret");
-        browser.findElement(By.cssSelector("button[type=submit]")).click();
+        signIn("page-viewer", "viewer-secret");
 
         var row = By.cssSelector("#hosts tr[data-host-id='" + hostId + "']");
         await("the host in the list", () -> browser.findElements(row).size(), rows -> rows == 1);
@@ -132,9 +130,7 @@ class OperationsPageBrowserTest {
             Files.write(Path.of(screenshot), ((TakesScreenshot) browser)
                     .getScreenshotAs(OutputType.BYTES));
         }
-        List<LogEntry> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
-                .filter(entry -> entry.getLevel().intValue() >= Level.SEVERE.intValue()).toList();
-        assertThat(errors).as("console errors").isEmpty();
+        assertThat(consoleErrors()).as("console errors").isEmpty();
 
         // a viewer's session reads but may not write
         assertThat(fetchStatus("GET", "/api/v1/hosts/" + hostId + "/stats/threads", false)).isEqualTo(200);
@@ -142,6 +138,35 @@ class OperationsPageBrowserTest {
 
         // the cookie session is CSRF-protected: even signing out needs the token
         assertThat(fetchStatus("POST", "/logout", false)).isEqualTo(403);
+    }
+
+    @Test
+    void anOperatorsActionsCarryTheCsrfTokenAndChangeTheHost() throws Exception {
+        var hostId = api.hostWithAVm("esx-operated", OPERATOR, OPERATOR_SECRET);
+        signIn(OPERATOR, OPERATOR_SECRET);
+        browser.get(api.base() + "/ui/index.html#" + hostId);
+        await("the actions", () -> browser.findElements(By.cssSelector("#actions button")).size(),
+                buttons -> buttons == 4);
+
+        browser.findElement(By.id("flush-cache")).click();
+        await("the flush", () -> browser.findElement(By.id("action-result")).getText(), "done"::equals);
+        browser.findElement(By.cssSelector("#mode option[value=LEGACY]")).click();
+        browser.findElement(By.id("switch-mode")).click();
+        await("the mode switch", () -> api.send(api.request("/api/v1/hosts/" + hostId + "/edp", OPERATOR,
+                OPERATOR_SECRET).build()).body(), edp -> edp.contains("\"settings\":{\"mode\":\"LEGACY\""));
+        assertThat(consoleErrors()).as("console errors").isEmpty();
+    }
+
+    private void signIn(String user, String password) {
+        browser.get(api.base() + "/login");
+        browser.findElement(By.id("username")).sendKeys(user);
+        browser.findElement(By.id("password")).sendKeys(password);
+        browser.findElement(By.cssSelector("button[type=submit]")).click();
+    }
+
+    private List<LogEntry> consoleErrors() {
+        return browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(entry -> entry.getLevel().intValue() >= Level.SEVERE.intValue()).toList();
     }
 
     /** The status of a request the page's session makes from the browser, with or without its CSRF token. */
