@@ -2,6 +2,7 @@ package io.edp.manager.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -124,6 +125,16 @@ class OperationsPageBrowserTest {
                 points -> points >= 3);
         assertThat(browser.findElements(By.cssSelector("#flows tbody tr"))).hasSize(10);
         assertThat(browser.findElement(By.cssSelector("#queues tbody tr")).getText()).startsWith("vmnic0 0 0");
+
+        // a balancer cycle a second with a threshold of 1 % (a live change): the running traffic overloads the
+        // worker, and the balancer's decision appears on the page
+        var edp = api.send(api.request("/api/v1/hosts/" + hostId + "/edp", OPERATOR, OPERATOR_SECRET)
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString("""
+                        {"settings": {"mode": "EDP_STANDARD", "tlbIntervalSeconds": 1, "tlbThresholdPercent": 1}}\
+                        """)).build());
+        assertThat(edp.statusCode()).as(edp.body()).isEqualTo(200);
+        await("a TLB decision on the page", () -> browser.findElement(By.id("tlb-decisions")).getText(),
+                decisions -> decisions.contains("OVERLOAD"));
 
         String screenshot = System.getProperty("edp.ui.screenshot");
         if (screenshot != null) {
