@@ -35,7 +35,7 @@ public class MergePatch {
         JsonNode merged = merge(mapper.valueToTree(current), patch);
         T result;
         try {
-            result = mapper.treeToValue(merged, type);
+            result = StrictJson.UnknownFields.refused(() -> mapper.treeToValue(merged, type));
         } catch (JacksonException e) {
             throw new InvalidRequestException(JsonProblems.path(e), JsonProblems.message(e));
         }
