@@ -1,5 +1,6 @@
 package io.edp.manager.api;
 
+import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.boot.webmvc.error.ErrorController;
@@ -15,6 +16,7 @@ import org.springframework.web.bind.annotation.RestController;
  * by a layer below Spring MVC's handlers land here. Asked for directly, {@code /error} is a path like any other
  * that matches no endpoint.
  */
+@Hidden // the container's, not an operation of the API
 @RestController
 class ProblemErrorController implements ErrorController {
 

@@ -15,7 +15,7 @@ import jakarta.validation.constraints.Size;
 @Schema(description = "Traffic to send into a host's engine from one of its loopback physical NICs")
 public record TrafficRequest(
         @Schema(description = "Name of the loopback physical NIC the frames arrive on", example = "vmnic0")
-        @NotBlank @Size(max = 63) String nic,
+        @NotBlank @Size(min = 1, max = 63) String nic,
         @Schema(description = "Number of flows, sent round robin", example = "10000")
         @NotNull @Min(1) @Max(1_000_000) Integer flows,
         @Schema(description = "Frame size in bytes", example = "64") @Min(60) @Max(1518) Integer frameBytes,
