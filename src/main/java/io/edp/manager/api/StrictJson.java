@@ -1,16 +1,22 @@
 package io.edp.manager.api;
 
+import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.MethodParameter;
+import org.springframework.core.ResolvableType;
 import org.springframework.http.HttpInputMessage;
+import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageConverter;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.servlet.mvc.method.annotation.RequestBodyAdviceAdapter;
@@ -57,11 +63,15 @@ class StrictJson {
      */
     static final class UnknownFields extends DeserializationProblemHandler {
 
-        private static final ThreadLocal<List<FieldProblem>> COLLECTED = new ThreadLocal<>();
+        private static final ThreadLocal<Collection> COLLECTED = new ThreadLocal<>();
+
+        /** The unknown fields met so far, and the top-level members that are silently skipped. */
+        private record Collection(Set<String> tolerated, List<FieldProblem> unknown) {
+        }
 
         /** Runs {@code read}, then throws a 400 naming every unknown field it met. */
         static <T> T refused(Supplier<T> read) {
-            start();
+            start(Set.of());
             try {
                 T value = read.get();
                 finish();
@@ -71,15 +81,16 @@ class StrictJson {
             }
         }
 
-        static void start() {
-            COLLECTED.set(new ArrayList<>());
+        /** Starts collecting; {@code tolerated} top-level members are skipped without a word. */
+        static void start(Set<String> tolerated) {
+            COLLECTED.set(new Collection(tolerated, new ArrayList<>()));
         }
 
         static void finish() {
-            var unknown = COLLECTED.get();
+            var collection = COLLECTED.get();
             COLLECTED.remove();
-            if (unknown != null && !unknown.isEmpty()) {
-                throw new InvalidRequestException(unknown);
+            if (collection != null && !collection.unknown().isEmpty()) {
+                throw new InvalidRequestException(collection.unknown());
             }
         }
 
@@ -105,15 +116,20 @@ class StrictJson {
         @Override
         public boolean handleUnknownProperty(DeserializationContext context, JsonParser parser,
                 ValueDeserializer<?> deserializer, Object beanOrClass, String propertyName) {
-            var collected = COLLECTED.get();
-            if (collected == null) {
+            var collection = COLLECTED.get();
+            if (collection == null) {
                 return false;
+            }
+            var path = path(context, parser, propertyName);
+            if (collection.tolerated().contains(path)) {
+                parser.skipChildren();
+                return true;
             }
             var known = new TreeSet<String>();
             if (deserializer != null && deserializer.getKnownPropertyNames() != null) {
                 deserializer.getKnownPropertyNames().forEach(name -> known.add(name.toString()));
             }
-            collected.add(new FieldProblem(path(context, parser, propertyName),
+            collection.unknown().add(new FieldProblem(path,
                     "unknown field" + (known.isEmpty() ? "" : "; this object takes " + known)));
             parser.skipChildren();
             return true;
@@ -148,7 +164,11 @@ class StrictJson {
         }
     }
 
-    /** Collects the unknown fields around each {@code @RequestBody} read. */
+    /**
+     * Collects the unknown fields around each {@code @RequestBody} read. The members of the resource's own
+     * representation (what the operation answers: {@code id}, {@code version}, parent ids) are skipped, so that a
+     * {@code GET} response can be edited and sent back as a {@code PUT}.
+     */
     @ControllerAdvice
     static class UnknownFieldsAdvice extends RequestBodyAdviceAdapter {
 
@@ -161,8 +181,16 @@ class StrictJson {
         @Override
         public HttpInputMessage beforeBodyRead(HttpInputMessage message, MethodParameter parameter, Type targetType,
                 Class<? extends HttpMessageConverter<?>> converterType) {
-            UnknownFields.start();
+            UnknownFields.start(representationMembers(parameter));
             return message;
+        }
+
+        private static Set<String> representationMembers(MethodParameter parameter) {
+            var answer = ResolvableType.forMethodReturnType(parameter.getMethod());
+            var representation = ResponseEntity.class.isAssignableFrom(answer.toClass())
+                    ? answer.getGeneric(0).toClass() : answer.toClass();
+            return representation.isRecord() ? Arrays.stream(representation.getRecordComponents())
+                    .map(RecordComponent::getName).collect(Collectors.toUnmodifiableSet()) : Set.of();
         }
 
         @Override

@@ -92,6 +92,20 @@ class StrictContractTest extends ManagerTest {
     }
 
     @Test
+    void theMembersOfTheRepresentationAreSkippedSoAGetCanBeSentBackButNoOthers() throws Exception {
+        UUID id = createHost("esx-01");
+        var current = mvc.perform(get("/api/v1/hosts/" + id).with(viewer())).andReturn().getResponse()
+                .getContentAsString();
+
+        expectFieldError(mvc.perform(put("/api/v1/hosts/" + id).with(operator())
+                .contentType(MediaType.APPLICATION_JSON).content(current.replaceFirst("\\{", "{\"owner\": \"x\", "))),
+                "owner", "unknown field")
+                .andExpect(jsonPath("$.errors.length()").value(1));
+        mvc.perform(put("/api/v1/hosts/" + id).with(operator()).contentType(MediaType.APPLICATION_JSON)
+                .content(current)).andExpect(status().isOk());
+    }
+
+    @Test
     void anUnknownFieldInADriverIs400() throws Exception {
         UUID id = createHost("esx-01");
         expectFieldError(postJson("/api/v1/hosts/" + id + "/pnics", pnic("{\"kind\": \"loopback\", \"speed\": 1}")),
