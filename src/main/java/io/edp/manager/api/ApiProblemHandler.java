@@ -19,12 +19,15 @@ import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.authentication.InternalAuthenticationServiceException;
 import org.springframework.security.core.AuthenticationException;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
@@ -168,6 +171,25 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
         var body = e.getBody();
         body.setDetail("The request has invalid parameters.");
         return handleExceptionInternal(e, withErrors(body, errors).getBody(), headers, status, request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpMediaTypeNotSupported(HttpMediaTypeNotSupportedException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        var body = e.getBody();
+        body.setDetail((e.getContentType() == null ? "The request has no Content-Type"
+                : "Content-Type '" + e.getContentType() + "' is not accepted here")
+                + "; send the body as " + MediaType.toString(e.getSupportedMediaTypes()) + ".");
+        return handleExceptionInternal(e, body, headers, status, request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpMediaTypeNotAcceptable(HttpMediaTypeNotAcceptableException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        var body = e.getBody();
+        body.setDetail("This endpoint answers only " + MediaType.toString(e.getSupportedMediaTypes())
+                + "; send an Accept header that includes one of them (or none).");
+        return handleExceptionInternal(e, body, headers, status, request);
     }
 
     @Override

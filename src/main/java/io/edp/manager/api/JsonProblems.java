@@ -1,7 +1,15 @@
 package io.edp.manager.api;
 
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamContext;
 import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.exc.InvalidTypeIdException;
 
 /** Says in words a client can act on what is wrong with a JSON document: where, and what. */
 final class JsonProblems {
@@ -22,7 +30,24 @@ final class JsonProblems {
         return path.isEmpty() ? "$" : path.toString();
     }
 
+    /** The path of the value a parser is at, in the same form. */
+    static String path(TokenStreamContext context) {
+        var segments = new ArrayDeque<String>();
+        for (var at = context; at != null && !at.inRoot(); at = at.getParent()) {
+            if (at.inArray()) {
+                segments.push("[" + Math.max(at.getCurrentIndex(), 0) + "]");
+            } else if (at.currentName() != null) {
+                segments.push("." + at.currentName());
+            }
+        }
+        var path = String.join("", segments);
+        return path.isEmpty() ? "$" : path.startsWith(".") ? path.substring(1) : path;
+    }
+
     static String message(JacksonException e) {
+        if (e instanceof InvalidTypeIdException typeId) {
+            return typeIdMessage(typeId);
+        }
         // Java type names mean nothing to a client: `io.edp.manager.host.vnic.AdapterType` becomes `AdapterType`
         var message = e.getOriginalMessage().replaceAll("`(?:[\\w$]+\\.)+([\\w$]+)`", "`$1`");
         TokenStreamLocation location = e.getLocation();
@@ -30,5 +55,17 @@ final class JsonProblems {
             message += " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")";
         }
         return message;
+    }
+
+    /** Which value the type property ({@code kind}) must take, in place of a Java class name. */
+    private static String typeIdMessage(InvalidTypeIdException e) {
+        var base = e.getBaseType() == null ? Object.class : e.getBaseType().getRawClass();
+        var info = base.getAnnotation(JsonTypeInfo.class);
+        var property = info == null ? "type" : info.property();
+        var subTypes = base.getAnnotation(JsonSubTypes.class);
+        var choices = subTypes == null ? "" : Arrays.stream(subTypes.value()).map(JsonSubTypes.Type::name)
+                .collect(Collectors.joining(", ", "; it must be one of: ", ""));
+        return (e.getTypeId() == null ? "`" + property + "` is missing" : "`" + property + "` '" + e.getTypeId()
+                + "' is not known") + choices;
     }
 }

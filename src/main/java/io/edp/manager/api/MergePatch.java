@@ -19,6 +19,9 @@ public class MergePatch {
 
     public static final String MEDIA_TYPE = "application/merge-patch+json";
 
+    /** The discriminator of the API's polymorphic members. */
+    private static final String KIND = "kind";
+
     private final JsonMapper mapper;
     private final SpringValidatorAdapter validator;
 
@@ -35,7 +38,7 @@ public class MergePatch {
         JsonNode merged = merge(mapper.valueToTree(current), patch);
         T result;
         try {
-            result = mapper.treeToValue(merged, type);
+            result = StrictJson.UnknownFields.refused(() -> mapper.treeToValue(merged, type));
         } catch (JacksonException e) {
             throw new InvalidRequestException(JsonProblems.path(e), JsonProblems.message(e));
         }
@@ -47,8 +50,16 @@ public class MergePatch {
         return result;
     }
 
+    /**
+     * A member whose {@code kind} changes (a NIC's driver) is replaced, not merged: the settings of one kind mean
+     * nothing to another, and read strictly they would be unknown fields.
+     */
+    private static boolean kindChanges(JsonNode target, JsonNode patch) {
+        return target.isObject() && patch.has(KIND) && !patch.get(KIND).equals(target.get(KIND));
+    }
+
     static JsonNode merge(JsonNode target, JsonNode patch) {
-        if (!patch.isObject()) {
+        if (!patch.isObject() || kindChanges(target, patch)) {
             return patch;
         }
         ObjectNode result = target.isObject() ? (ObjectNode) target.deepCopy() : JsonMapper.shared().createObjectNode();

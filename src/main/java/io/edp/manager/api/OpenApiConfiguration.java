@@ -16,7 +16,9 @@ import org.springframework.context.annotation.Configuration;
 @OpenAPIDefinition(
         info = @Info(title = "EDP manager API", version = "v1", description = """
                 Inventory and configuration of EDP hosts. Conventions: errors are RFC 9457 problem details \
-                (application/problem+json, with an `errors` array of {field, message} for invalid fields); every \
+                (application/problem+json, with an `errors` array of {field, message} for invalid fields); \
+                bodies are read strictly: unknown fields, a value of another JSON type than declared and control \
+                characters in strings are 400s naming each field; every \
                 resource has a version sent as a strong `ETag`, and PUT, PATCH and DELETE honour `If-Match` \
                 (412 when stale, absent = unconditional); PATCH takes a JSON Merge Patch (RFC 7386, \
                 application/merge-patch+json); lists take `page`, `size` (max 100) and `sort` and answer \

@@ -10,6 +10,7 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springdoc.core.annotations.ParameterObject;
@@ -24,7 +25,7 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Refuses query parameters an operation does not take, as unknown body fields are refused: {@code ?nmae=esx-01}
+ * Refuses query parameters an operation does not take (and values with control characters), as unknown body fields are refused: {@code ?nmae=esx-01}
  * would otherwise list every host as if no filter were asked for. The names an operation takes are its
  * {@code @RequestParam}s and the components of its {@code @ParameterObject} records (paging), found once per
  * handler. Only the API's own controllers are checked.
@@ -45,6 +46,7 @@ class StrictQueryParameters implements HandlerInterceptor, WebMvcConfigurer {
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
         if (!(handler instanceof HandlerMethod method) || request.getQueryString() == null
+                || request.getDispatcherType() == DispatcherType.ERROR
                 || !method.getBeanType().getPackageName().startsWith(API_PACKAGE)) {
             return true;
         }
@@ -54,12 +56,18 @@ class StrictQueryParameters implements HandlerInterceptor, WebMvcConfigurer {
             if (!takes.contains(name)) {
                 unknown.add(new FieldProblem(name, "unknown query parameter; this operation takes "
                         + (takes.isEmpty() ? "none" : takes.toString())));
+            } else if (Arrays.stream(request.getParameterValues(name)).anyMatch(StrictQueryParameters::hasControl)) {
+                unknown.add(new FieldProblem(name, "must not contain control characters"));
             }
         }
         if (!unknown.isEmpty()) {
             throw new InvalidRequestException(unknown);
         }
         return true;
+    }
+
+    private static boolean hasControl(String value) {
+        return value.chars().anyMatch(Character::isISOControl);
     }
 
     private Set<String> queryParameters(HandlerMethod method) {

@@ -17,6 +17,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
 
 /**
  * EDP settings of a host or a profile. Every field may be left out (null): a host's own value wins over its
@@ -28,10 +29,10 @@ public record EdpSettings(
         @Schema(description = "Data-path mode: LEGACY, EDP_STANDARD or EDP_DEDICATED; NSX's ENS_INTERRUPT "
                 + "(= EDP_STANDARD) and ENS (= EDP_DEDICATED) are accepted, a bare STANDARD is ambiguous and refused",
                 example = "EDP_STANDARD")
-        String mode,
+        @Size(max = 32) String mode,
         @Schema(description = "Worker threads (EDP_DEDICATED: lcores) per NUMA node id; default one on each NUMA node "
-                + "that has a physical NIC", example = "{\"0\": 2}")
-        Map<@NotNull @Min(0) Integer, @NotNull @Min(0) @Max(64) Integer> workersPerNumaNode,
+                + "that has a physical NIC", example = "{\"0\": 2}", maxProperties = 64)
+        @Size(max = 64) Map<@NotNull @Min(0) Integer, @NotNull @Min(0) @Max(64) Integer> workersPerNumaNode,
         @Schema(description = "Flow-cache entries per worker: a power of two, 4 to 524,288", example = "131072")
         @Min(4) @Max(524_288) Integer flowCacheSize,
         @Schema(description = "Staged expiry: a flow-cache entry lives a random time in [min, max] seconds",

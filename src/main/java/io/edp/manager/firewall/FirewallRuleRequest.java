@@ -19,14 +19,15 @@ public record FirewallRuleRequest(
         @NotBlank @Size(max = 50) String source,
         @Schema(description = "Destination CIDR (IPv4 or IPv6), a bare address, or any", example = "any")
         @NotBlank @Size(max = 50) String destination,
-        @Schema(description = "ANY, TCP, UDP, ICMP or ICMPV6", example = "TCP") @NotBlank String protocol,
+        @Schema(description = "ANY, TCP, UDP, ICMP or ICMPV6", example = "TCP") @NotBlank @Size(min = 1, max = 16) String protocol,
         @Schema(description = "TCP/UDP source ports: a port or a range from-to; left out: any", example = "1024-65535")
-        String sourcePorts,
+        @Size(max = 11) String sourcePorts,
         @Schema(description = "TCP/UDP destination ports: a port or a range from-to; left out: any", example = "23")
-        String destinationPorts,
-        @Schema(description = "ALLOW, DROP or REJECT", example = "DROP") @NotBlank String action,
+        @Size(max = 11) String destinationPorts,
+        @Schema(description = "ALLOW, DROP or REJECT", example = "DROP") @NotBlank @Size(min = 1, max = 16) String action,
         @ArraySchema(arraySchema = @Schema(description = "Where the rule applies: virtual NIC MACs or physical NIC "
-                + "names; left out or empty: everywhere. On a host with none of them the rule is not installed"),
+                + "names, at most 1,024; left out or empty: everywhere. On a host with none of them the rule is not "
+                + "installed"), maxItems = 1024,
                 schema = @Schema(example = "00:50:56:aa:bb:01"))
-        List<@NotBlank @Size(max = 63) String> appliedTo) {
+        @Size(max = 1024) List<@NotBlank @Size(max = 63) String> appliedTo) {
 }

@@ -24,6 +24,7 @@ public record HostRequest(
                 + "a CPU core belongs to one node only"))
         @NotNull @Size(min = 1, max = 64) @Valid List<@NotNull NumaNode> numaNodes,
         @Schema(description = "Free-form labels for automation, at most 64", maxProperties = 64,
+                additionalPropertiesSchema = LabelValue.class,
                 example = "{\"rack\": \"r12\", \"role\": \"edge\"}")
         @Size(max = 64) Map<@Pattern(regexp = NAME, message = "label names: " + NAME_MESSAGE) String,
                 @NotNull @Size(max = 255) String> labels) {
@@ -31,6 +32,11 @@ public record HostRequest(
     static final String NAME = "[A-Za-z0-9][A-Za-z0-9._-]{0,62}";
     static final String NAME_MESSAGE =
             "must be 1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit";
+
+    /** The contract's schema of a label's value (the bound on the map's values does not reach it by itself). */
+    @Schema(type = "string", maxLength = 255)
+    private interface LabelValue {
+    }
 
     Map<String, String> labelsOrEmpty() {
         return labels == null ? Map.of() : labels;

@@ -53,10 +53,12 @@ class ApiConventionsTest extends ManagerTest {
     }
 
     @Test
-    void anUnsupportedMediaTypeIs415ProblemDetails() throws Exception {
+    void anUnsupportedMediaTypeIs415ProblemDetailsNamingTheAcceptedOnes() throws Exception {
         mvc.perform(post("/api/v1/hosts").with(operator()).contentType(MediaType.TEXT_PLAIN).content("esx-01"))
                 .andExpect(status().isUnsupportedMediaType())
-                .andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON));
+                .andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON))
+                .andExpect(jsonPath("$.detail", allOf(containsString("text/plain"),
+                        containsString("send the body as application/json"))));
     }
 
     @Test
@@ -66,7 +68,8 @@ class ApiConventionsTest extends ManagerTest {
         mvc.perform(patch("/api/v1/hosts/" + id).with(operator()).contentType(MediaType.APPLICATION_JSON)
                         .content("{}"))
                 .andExpect(status().isUnsupportedMediaType())
-                .andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON));
+                .andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON))
+                .andExpect(jsonPath("$.detail", containsString("application/merge-patch+json")));
     }
 
     @Test

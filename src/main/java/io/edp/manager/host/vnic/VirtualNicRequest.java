@@ -8,13 +8,14 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
 
 /** What a client sends to create or replace a virtual NIC. */
 @Schema(description = "A virtual NIC as clients create or replace it")
 public record VirtualNicRequest(
         @Schema(description = "Unicast MAC address, unique on the host; stored in lower case",
                 example = "00:50:56:aa:bb:01")
-        @NotNull @Pattern(regexp = "[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}",
+        @NotNull @Size(max = 17) @Pattern(regexp = "[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}",
                 message = "must be a MAC address like 00:50:56:aa:bb:01") String mac,
         @Schema(description = "VLAN id; 0 means untagged", example = "100", minimum = "0", maximum = "4094")
         @NotNull @Min(0) @Max(4094) Integer vlan,
