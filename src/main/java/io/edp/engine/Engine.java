@@ -1,5 +1,6 @@
 package io.edp.engine;
 
+import io.edp.engine.fastpath.FlowCache;
 import io.edp.engine.mbuf.MbufPool;
 import io.edp.engine.nic.Doorbell;
 import io.edp.engine.nic.NicDriver;
@@ -13,6 +14,10 @@ import io.edp.engine.packet.DropReason;
 import io.edp.engine.slowpath.ConnectionTable;
 import io.edp.engine.slowpath.Route;
 import io.edp.engine.slowpath.VlanOp;
+import io.edp.engine.telemetry.FlowMeter;
+import io.edp.engine.telemetry.IpfixConfig;
+import io.edp.engine.telemetry.IpfixExporter;
+import io.edp.engine.telemetry.IpfixStats;
 import io.edp.engine.time.Clock;
 import io.edp.engine.time.SystemClock;
 import io.edp.engine.trace.PacketTrace;
@@ -68,6 +73,8 @@ public final class Engine implements AutoCloseable {
     private final EngineStatsCollector statsCollector;
     private final ThreadLoadBalancer balancer;
     private final Clock clock;
+    /** IPFIX's exporting process: made when export is first turned on, kept (idle without collectors) after. */
+    private volatile IpfixExporter exporter;
     /** Workers without threads, run by {@link #step()}: see {@link #startStepped}. */
     private final boolean stepped;
     private volatile Generation current;
@@ -124,6 +131,7 @@ public final class Engine implements AutoCloseable {
             pool.close();
             throw e;
         }
+        exportFlowsTo(config.ipfix());
         balancer = new ThreadLoadBalancer(config.tlb(), new EngineBalancing(this), InstantSource.system());
         if (!stepped) {
             balancer.start();
@@ -258,8 +266,45 @@ public final class Engine implements AutoCloseable {
         for (int port : removed) {
             ports.closePort(port);
         }
+        exportFlowsTo(next.ipfix());
         balancer.reconfigure(next.tlb());
         return g.number();
+    }
+
+    /**
+     * Points the IPFIX exporter at {@code ipfix}'s collectors, once every worker runs a generation with it: what
+     * they handed over before is still sent under the previous settings.
+     */
+    private void exportFlowsTo(IpfixConfig ipfix) {
+        if (exporter != null) {
+            exporter.configure(ipfix);
+        } else if (ipfix.enabled()) {
+            FlowMeter[] meters = new FlowMeter[workers.length];
+            for (int i = 0; i < meters.length; i++) {
+                meters[i] = workers[i].flowMeter();
+            }
+            exporter = new IpfixExporter(ipfix, meters, clock);
+        }
+    }
+
+    /** IPFIX export since the engine started; safe from any thread. */
+    public IpfixStats ipfixStats() {
+        IpfixExporter exporter = this.exporter;
+        if (exporter == null) {
+            return IpfixStats.NONE;
+        }
+        long flowsActive = 0;
+        for (Worker w : workers) {
+            flowsActive += w.flowMeter().flows() + (w.flowMeter().on()
+                    ? w.flowCacheCounters().read(FlowCache.ENTRIES) : 0);
+        }
+        return exporter.stats(flowsActive);
+    }
+
+    /** The IPFIX exporter's thread id, -1 when export was never on (a benchmark charges its CPU time). */
+    public long exporterThreadId() {
+        IpfixExporter exporter = this.exporter;
+        return exporter == null ? -1 : exporter.threadId();
     }
 
     /**
@@ -477,6 +522,9 @@ public final class Engine implements AutoCloseable {
                     LOG.log(System.Logger.Level.WARNING, "worker " + w.id() + " did not stop within "
                             + Worker.RESPONSE_DEADLINE.toSeconds() + " s; abandoned");
                 }
+            }
+            if (exporter != null) {
+                exporter.close(); // after the workers: they hand over their last flows as they stop
             }
             ports.close();
             pool.close();

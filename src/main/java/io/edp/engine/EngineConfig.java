@@ -11,6 +11,7 @@ import io.edp.engine.slowpath.ConnectionTable;
 import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.MacAddress;
 import io.edp.engine.slowpath.Route;
+import io.edp.engine.telemetry.IpfixConfig;
 import io.edp.engine.tlb.TlbConfig;
 import io.edp.engine.worker.Worker;
 import java.util.ArrayList;
@@ -39,11 +40,12 @@ import java.util.TreeMap;
  * @param descriptorBytes    packet descriptor size of the mbuf pool: 0 for the mode's own (LEGACY 256, EDP 128),
  *                           or 128 to run LEGACY on EDP's descriptors, so a benchmark can tell what the
  *                           descriptor size alone costs (see {@link #mbufDescriptorBytes()})
+ * @param ipfix              IPFIX flow export; {@link IpfixConfig#DISABLED} when not given
  */
 public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> vnics,
         Map<Integer, Integer> workersPerNumaNode, FlowCacheConfig flowCache, List<FirewallRule> firewallRules,
         List<Route> routes, String routerMac, int conntrackCapacity, int mbufs, TlbConfig tlb,
-        int descriptorBytes) {
+        int descriptorBytes, IpfixConfig ipfix) {
 
     public static final String DEFAULT_ROUTER_MAC = "02:ed:00:00:00:01";
     public static final int DEFAULT_CONNTRACK_CAPACITY = 262_144;
@@ -60,6 +62,7 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         routes = List.copyOf(routes == null ? List.of() : routes);
         routerMac = routerMac == null ? DEFAULT_ROUTER_MAC : routerMac;
         tlb = tlb == null ? TlbConfig.DISABLED : tlb;
+        ipfix = ipfix == null ? IpfixConfig.DISABLED : ipfix;
         if (ports.isEmpty()) {
             throw new IllegalArgumentException("ports: at least one port is required");
         }
@@ -174,6 +177,7 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         b.mbufs = mbufs;
         b.tlb = tlb;
         b.descriptorBytes = descriptorBytes;
+        b.ipfix = ipfix;
         return b;
     }
 
@@ -194,6 +198,7 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         private int mbufs = DEFAULT_MBUFS;
         private TlbConfig tlb = TlbConfig.DISABLED;
         private int descriptorBytes;
+        private IpfixConfig ipfix = IpfixConfig.DISABLED;
 
         public Builder mode(Mode value) {
             mode = value;
@@ -280,10 +285,15 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
             return this;
         }
 
+        public Builder ipfix(IpfixConfig value) {
+            ipfix = value;
+            return this;
+        }
+
         public EngineConfig build() {
             Map<Integer, Integer> w = workers.isEmpty() ? Map.of(0, 1) : workers;
             return new EngineConfig(mode, ports, vnics, w, flowCache, rules, routes, routerMac, conntrackCapacity,
-                    mbufs, tlb, descriptorBytes);
+                    mbufs, tlb, descriptorBytes, ipfix);
         }
     }
 }

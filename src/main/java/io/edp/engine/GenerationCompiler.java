@@ -54,7 +54,7 @@ final class GenerationCompiler {
         }
         return new Generation(number, tables, c.mode() != Mode.LEGACY, c.mode() == Mode.EDP_DEDICATED, tx,
                 c.flowCache().capacity(), c.flowCache().minExpiry().toMillis(), c.flowCache().maxExpiry().toMillis(),
-                c.flowCache().verifierSampleRate());
+                c.flowCache().verifierSampleRate(), c.ipfix());
     }
 
     /** The vNICs' addresses, which each port's driver filters on. */

@@ -3,6 +3,8 @@ package io.edp.engine.fastpath;
 import io.edp.engine.packet.FlowKey;
 import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.ConnectionTable;
+import io.edp.engine.telemetry.FlowEndReason;
+import io.edp.engine.telemetry.FlowRecords;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -35,11 +37,12 @@ import java.lang.foreign.ValueLayout;
  *   7   32..63 last hit, ms (also last seen, for telemetry)
  *        0..31 connection reference the verdict rests on ({@link ConnectionTable#touch}), -1 for none
  *  line 1: count, and room
- *   8   64     packets  \ since install or revalidation
+ *   8   64     packets  \ since install, revalidation or the last export
  *   9   64     bytes    /
- *  10   32..63 reserved: first seen, ms        \ telemetry
- *        0..7  reserved: OR of the TCP flags   /
- *  11          reserved: telemetry
+ *  10   32..63 first seen, ms (of the first packet counted in words 8-9)
+ *        0..7  OR of the TCP flags of those packets
+ *  11   32..63 rule id    \ IPFIX labels, from the action at install
+ *       16..31 egress port + 1, 0 for none /
  *  12-15       reserved: the action inline (port and queue, VLAN op and VID, TTL/MAC flags, drop reason, rule id,
  *              source and destination MAC)
  * </pre>
@@ -58,6 +61,11 @@ import java.lang.foreign.ValueLayout;
  * flows installed together do not come back to the slow path together. Insertion takes, in order: a free slot of
  * either bucket; an expired entry of either (counted as an expiration); a free slot reached by displacement; and
  * only then evicts the entry nearest to its expiry among the eight (the one the sweep would retire next).
+ *
+ * <p><b>Flow export.</b> With IPFIX on ({@link #exportTo}), words 8-11 are the flow's record: an entry's counters
+ * are handed to the exporter whenever they would otherwise be lost — expiry, eviction, revalidation, forget,
+ * flush — and by the sweep at the idle and active timeouts, after which the entry counts afresh. Moves
+ * (displacement) carry the counters along. So every packet counted here is exported exactly once.
  */
 public final class FlowCache {
 
@@ -115,6 +123,10 @@ public final class FlowCache {
     /** Sum of warmed words: keeps the loads of {@link #warm} from being optimized away. */
     private long warmed;
     private int sweepCursor;
+    /** Where counters go when they would be lost; null when IPFIX is off. */
+    private FlowRecords export;
+    private int activeTimeoutMillis;
+    private int idleTimeoutMillis;
 
     public FlowCache(int capacity, long minExpiryMillis, long maxExpiryMillis, long seed, long[] counters) {
         if (capacity < MIN_CAPACITY || capacity > MAX_CAPACITY || Integer.bitCount(capacity) != 1) {
@@ -200,11 +212,44 @@ public final class FlowCache {
         return (int) (entries[slot * WORDS + 6] >>> 16) & 0xFFFF;
     }
 
-    /** Counts one packet of {@code bytes} on the entry at {@code slot}. */
-    public void count(int slot, int bytes) {
+    /** Counts one packet of {@code bytes} with TCP flags {@code tcpFlags} on the entry at {@code slot}. */
+    public void count(int slot, int bytes, int tcpFlags, int nowMillis) {
         int base = slot * WORDS;
-        entries[base + 8]++;
+        long packets = entries[base + 8];
+        entries[base + 8] = packets + 1;
         entries[base + 9] += bytes;
+        entries[base + 10] = (packets == 0 ? (long) nowMillis << 32 : entries[base + 10]) | tcpFlags;
+    }
+
+    /**
+     * Sends entries' counters to {@code records} from now on (null: to nowhere), with the flow timeouts the
+     * sweep applies. Counters counted before export was on are discarded, those counted under it exported
+     * first, so a record holds only packets counted while export was on.
+     */
+    public void exportTo(FlowRecords records, int activeMillis, int idleMillis) {
+        if (records != export) {
+            for (int slot = 0; slot < capacity; slot++) {
+                if (signatures[slot] != 0) {
+                    exportCounters(slot, FlowEndReason.FORCED_END);
+                }
+            }
+        }
+        export = records;
+        activeTimeoutMillis = activeMillis;
+        idleTimeoutMillis = idleMillis;
+    }
+
+    /** Labels the entry at {@code slot} with what its records carry: the deciding rule and the egress port. */
+    public void label(int slot, int ruleId, int outPort) {
+        entries[slot * WORDS + 11] = ((long) ruleId << 32) | ((long) ((outPort + 1) & 0xFFFF) << 16);
+    }
+
+    /** The flow of the key ended (TCP FIN or RST seen on the slow path): its entry's counters are exported. */
+    public void endFlow(MemorySegment descriptors, long keyBase, int hash) {
+        int slot = find(descriptors, keyBase, hash);
+        if (slot >= 0) {
+            exportCounters(slot, FlowEndReason.END_OF_FLOW);
+        }
     }
 
     /**
@@ -244,6 +289,8 @@ public final class FlowCache {
         if (slot < 0) {
             slot = freeOrVictim(hash, nowMillis);
             counters[INSERTIONS]++;
+        } else {
+            exportCounters(slot, FlowEndReason.FORCED_END); // revalidated: counting starts again
         }
         int base = slot * WORDS;
         for (int w = 0; w < 6; w++) {
@@ -254,6 +301,8 @@ public final class FlowCache {
         entries[base + 7] = ((long) nowMillis << 32) | (connection & 0xFFFF_FFFFL);
         entries[base + 8] = 0;
         entries[base + 9] = 0;
+        entries[base + 10] = 0;
+        entries[base + 11] = 0;
         signatures[slot] = hash;
         return slot;
     }
@@ -262,19 +311,28 @@ public final class FlowCache {
     public void forget(MemorySegment descriptors, long keyBase, int hash) {
         int slot = find(descriptors, keyBase, hash);
         if (slot >= 0) {
+            exportCounters(slot, FlowEndReason.FORCED_END);
             signatures[slot] = 0;
             counters[ENTRIES]--;
         }
     }
 
-    /** Retires up to {@code budget} slots' worth of expired entries, continuing where the last sweep stopped. */
+    /**
+     * Retires up to {@code budget} slots' worth of expired entries, continuing where the last sweep stopped; with
+     * export on, also exports the counters of flows past their idle or active timeout.
+     */
     public int sweep(int nowMillis, int budget) {
         int retired = 0;
         int cursor = sweepCursor;
         for (int i = 0; i < budget; i++) {
-            if (signatures[cursor] != 0 && (int) (entries[cursor * WORDS + 6] >>> 32) - nowMillis <= 0) {
-                signatures[cursor] = 0;
-                retired++;
+            if (signatures[cursor] != 0) {
+                if ((int) (entries[cursor * WORDS + 6] >>> 32) - nowMillis <= 0) {
+                    exportCounters(cursor, FlowEndReason.FORCED_END);
+                    signatures[cursor] = 0;
+                    retired++;
+                } else if (export != null) {
+                    exportTimedOut(cursor, nowMillis);
+                }
             }
             cursor = (cursor + 1) & (capacity - 1);
         }
@@ -286,6 +344,13 @@ public final class FlowCache {
 
     /** Empties the cache (e.g. on an operator's flush or when generations wrap). */
     public void flush() {
+        if (export != null) {
+            for (int slot = 0; slot < capacity; slot++) {
+                if (signatures[slot] != 0) {
+                    exportCounters(slot, FlowEndReason.FORCED_END);
+                }
+            }
+        }
         java.util.Arrays.fill(signatures, 0);
         counters[ENTRIES] = 0;
     }
@@ -382,6 +447,7 @@ public final class FlowCache {
         }
         if (untilExpiry(victim, nowMillis) <= 0) {
             counters[EXPIRATIONS]++; // the sweep would have retired it: reuse its slot
+            exportCounters(victim, FlowEndReason.FORCED_END);
             return victim;
         }
         free = counters[ENTRIES] < capacity ? displace(first, second) : -1;
@@ -390,6 +456,7 @@ public final class FlowCache {
             return free;
         }
         counters[EVICTIONS]++;
+        exportCounters(victim, FlowEndReason.LACK_OF_RESOURCES);
         return victim;
     }
 
@@ -451,6 +518,34 @@ public final class FlowCache {
         System.arraycopy(entries, from * WORDS, entries, to * WORDS, WORDS);
         signatures[to] = signatures[from];
         signatures[from] = 0;
+    }
+
+    /** Exports the counters of the entry at {@code slot} (when export is on and it counted any) and zeroes them. */
+    private void exportCounters(int slot, int endReason) {
+        int base = slot * WORDS;
+        if (export != null) {
+            long labels = entries[base + 11];
+            long seen = entries[base + 10];
+            export.offer(entries, base, entries[base + 8], entries[base + 9], (int) (seen >>> 32),
+                    (int) (entries[base + 7] >>> 32), (int) seen & 0xFF, endReason, FlowRecords.ruleId(labels),
+                    FlowRecords.outPort(labels));
+        }
+        entries[base + 8] = 0;
+        entries[base + 9] = 0;
+        entries[base + 10] = 0;
+    }
+
+    /** A current entry's counters go out at the flow's idle timeout (no packet since) or its active timeout. */
+    private void exportTimedOut(int slot, int nowMillis) {
+        int base = slot * WORDS;
+        if (entries[base + 8] == 0) {
+            return;
+        }
+        if (nowMillis - (int) (entries[base + 7] >>> 32) >= idleTimeoutMillis) {
+            exportCounters(slot, FlowEndReason.IDLE_TIMEOUT);
+        } else if (nowMillis - (int) (entries[base + 10] >>> 32) >= activeTimeoutMillis) {
+            exportCounters(slot, FlowEndReason.ACTIVE_TIMEOUT);
+        }
     }
 
     private int freeIn(int first) {

@@ -9,6 +9,7 @@ import io.edp.engine.packet.FrameRewriter;
 import io.edp.engine.reject.RejectReplies;
 import io.edp.engine.slowpath.Action;
 import io.edp.engine.slowpath.ActionTable;
+import io.edp.engine.telemetry.FlowMeter;
 import io.edp.engine.time.Clock;
 import java.lang.foreign.ValueLayout;
 
@@ -17,6 +18,7 @@ import java.lang.foreign.ValueLayout;
  * <pre>
  *   {@link #poll rx} → {@link #touch} → {@link #parse} → {@link #warm} →
  *       per packet: {@link FastPath#lookup} ── miss → {@link MissPath#process} → {@link FastPath#install}
+ *                   (IPFIX: a packet the cache did not count → {@link FlowMeter#count})
  *                   → {@link #rewrite} (FIREWALL_REJECT: {@link #reject}) → {@link Transmit#stage}
  *   → {@link Transmit#send tx}
  * </pre>
@@ -35,6 +37,7 @@ final class BurstPipeline {
     private final ActionTable actions;
     private final RejectReplies rejectReplies;
     private final Transmit transmit;
+    private final FlowMeter meter;
     private final long[] workerCounters;
     private final long[] drops;
 
@@ -50,7 +53,8 @@ final class BurstPipeline {
     private Error injectedFault;
 
     BurstPipeline(Clock clock, MbufCache mbufs, Mbuf mbuf, FastPath fastPath, MissPath missPath, ActionTable actions,
-            RejectReplies rejectReplies, Transmit transmit, long[] workerCounters, long[] drops) {
+            RejectReplies rejectReplies, Transmit transmit, FlowMeter meter, long[] workerCounters, long[] drops) {
+        this.meter = meter;
         this.clock = clock;
         this.mbufs = mbufs;
         this.mbuf = mbuf;
@@ -160,8 +164,9 @@ final class BurstPipeline {
         int actionIndex = g.fastPath() ? fastPath.lookup(m, g, nowMillis) : FastPath.MISS;
         if (actionIndex == FastPath.MISS) {
             actionIndex = missPath.process(m, g, nowMillis);
-            if (g.fastPath()) {
-                fastPath.install(m, g, nowMillis, actionIndex);
+            boolean cached = g.fastPath() && fastPath.install(m, g, nowMillis, actionIndex);
+            if (!cached && meter.on()) {
+                meter(m, actionIndex, nowMillis);
             }
         }
         if (actionIndex < 0) {
@@ -170,6 +175,14 @@ final class BurstPipeline {
             return;
         }
         rewrite(index, m, actions.get(actionIndex), nowMillis);
+    }
+
+    /** Counts a packet the flow cache did not in the worker's IPFIX flow table (every packet, in LEGACY). */
+    private void meter(Mbuf m, int actionIndex, int nowMillis) {
+        if (meter.sampled()) {
+            Action action = actionIndex >= 0 ? actions.get(actionIndex) : null;
+            meter.count(m, action == null ? 0 : action.ruleId(), action == null ? -1 : action.outPort(), nowMillis);
+        }
     }
 
     /** Applies the action to the frame (TTL, MACs, VLAN) and stages it for its port, or drops it. */

@@ -3,8 +3,10 @@ package io.edp.engine.worker;
 import io.edp.engine.fastpath.FlowCache;
 import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.packet.FlowKey;
+import io.edp.engine.slowpath.Action;
 import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.IoChain;
+import io.edp.engine.telemetry.FlowMeter;
 import io.edp.engine.verifier.FlowVerifier;
 import java.lang.foreign.MemorySegment;
 
@@ -22,6 +24,7 @@ final class FastPath {
     /** {@link #lookup} sent the packet to the miss path without looking: its verdict is never cached. */
     private static final int UNCACHEABLE = -3;
     private static final int SLOW_PATH_TCP_FLAGS = FlowKey.TCP_SYN | FlowKey.TCP_FIN | FlowKey.TCP_RST;
+    private static final int FLOW_END_TCP_FLAGS = FlowKey.TCP_FIN | FlowKey.TCP_RST;
 
     private final ActionTable actions;
     private final long[] cacheCounters;
@@ -29,14 +32,18 @@ final class FastPath {
     /** Re-decides a sampled hit through the slow path, side-effect free, and counts a mismatch. */
     private final FlowVerifier verifier;
     private final IoChain ioChain;
+    /** IPFIX: where the cache's counters go, and which packets are counted. */
+    private final FlowMeter meter;
     private FlowCache cache;
     /** Why the last {@link #lookup} missed: {@link FlowCache#MISS}, {@link FlowCache#STALE} or {@link #UNCACHEABLE}. */
     private int missed;
     /** The flow hash of the packet the last {@link #lookup} missed, read before the miss path runs. */
     private int missedHash;
 
-    FastPath(ActionTable actions, long[] cacheCounters, long seed, FlowVerifier verifier, IoChain ioChain) {
+    FastPath(ActionTable actions, long[] cacheCounters, long seed, FlowVerifier verifier, IoChain ioChain,
+            FlowMeter meter) {
         this.actions = actions;
+        this.meter = meter;
         this.verifier = verifier;
         this.ioChain = ioChain;
         this.cacheCounters = cacheCounters;
@@ -50,17 +57,27 @@ final class FastPath {
 
     /**
      * Makes the cache fit {@code g}: a new one when the fast path starts or its size or expiry window changed, an
-     * emptied one when the generation number's high bits moved (an entry keeps only the low 16).
+     * emptied one when the generation number's high bits moved (an entry keeps only the low 16) or LEGACY takes
+     * over (it counts flows in its own table). Entries' counters are exported before they go, and the cache
+     * exports as the generation's IPFIX settings say.
      */
     void adopt(Generation previous, Generation g) {
         if (g.fastPath() && (cache == null || cache.capacity() != g.flowCacheCapacity()
                 || previous == null || previous.minExpiryMillis() != g.minExpiryMillis()
                 || previous.maxExpiryMillis() != g.maxExpiryMillis())) {
+            if (cache != null) {
+                cache.flush();
+            }
             cacheCounters[FlowCache.ENTRIES] = 0;
             cache = new FlowCache(g.flowCacheCapacity(), g.minExpiryMillis(), g.maxExpiryMillis(), seed,
                     cacheCounters);
         } else if (cache != null && previous != null && (g.number() >>> 16) != (previous.number() >>> 16)) {
             cache.flush(); // the cache keeps 16 generation bits: never let an old entry look current
+        } else if (cache != null && previous != null && previous.fastPath() && !g.fastPath()) {
+            cache.flush();
+        }
+        if (cache != null) {
+            cache.exportTo(meter.export(), g.ipfix().activeTimeoutMillis(), g.ipfix().idleTimeoutMillis());
         }
     }
 
@@ -95,13 +112,18 @@ final class FastPath {
                 || g.tables().isSlowPathOnly(m.port())) {
             cacheCounters[FlowCache.SLOW_PATH]++;
             missed = UNCACHEABLE;
+            if (meter.on() && (FlowKey.tcpFlags(d, key) & FLOW_END_TCP_FLAGS) != 0) {
+                cache.endFlow(d, key, m.flowHash()); // the flow ends: its cached counters are exported now
+            }
             return MISS;
         }
         FlowCache c = cache;
         int hash = m.flowHash();
         int slot = c.lookup(d, key, hash, g.number(), nowMillis);
         if (slot >= 0) {
-            c.count(slot, m.dataLength());
+            if (meter.sampled()) {
+                c.count(slot, m.dataLength(), FlowKey.tcpFlags(d, key), nowMillis);
+            }
             int connection = c.touch(slot, nowMillis);
             if (connection != FlowCache.NO_CONNECTION) {
                 g.tables().connections().touch(connection, nowMillis); // the hit keeps its connection alive
@@ -119,21 +141,28 @@ final class FastPath {
     /**
      * After the miss path decided {@code actionIndex} for the packet {@link #lookup} just missed: caches a
      * cacheable action, or forgets the stale entry that would otherwise be revalidated again on every packet.
+     * Returns whether the cache took the packet's count (sampled or not); if not, the caller counts it elsewhere.
      */
-    void install(Mbuf m, Generation g, int nowMillis, int actionIndex) {
+    boolean install(Mbuf m, Generation g, int nowMillis, int actionIndex) {
         if (missed == UNCACHEABLE) {
-            return;
+            return false;
         }
         MemorySegment d = m.descriptors();
         long key = m.flowKeyAddress();
         int hash = missedHash;
-        if (actionIndex >= 0 && actions.get(actionIndex).cacheable()) {
+        Action action = actionIndex >= 0 ? actions.get(actionIndex) : null;
+        if (action != null && action.cacheable()) {
             int slot = cache.install(d, key, hash, actionIndex, g.number(), nowMillis, (int) m.connection());
             if (slot >= 0) {
-                cache.count(slot, m.dataLength());
+                cache.label(slot, action.ruleId(), action.outPort());
+                if (meter.sampled()) {
+                    cache.count(slot, m.dataLength(), FlowKey.tcpFlags(d, key), nowMillis);
+                }
+                return true;
             }
         } else if (missed == FlowCache.STALE) {
             cache.forget(d, key, hash);
         }
+        return false;
     }
 }

@@ -12,6 +12,8 @@ import io.edp.engine.reject.RejectReplies;
 import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.FragmentTable;
 import io.edp.engine.slowpath.IoChain;
+import io.edp.engine.telemetry.FlowEndReason;
+import io.edp.engine.telemetry.FlowMeter;
 import io.edp.engine.time.Clock;
 import io.edp.engine.verifier.FlowVerifier;
 import java.time.Duration;
@@ -85,6 +87,7 @@ public final class Worker implements Runnable {
     private final Counters drops = new Counters(DropReason.count());
     private final Counters portCounters = new Counters(MAX_PORTS * 2);
     private final IoChain ioChain;
+    private final FlowMeter flowMeter = new FlowMeter();
     private final FastPath fastPath;
     private final BurstPipeline pipeline;
     private final WorkerMailbox mailbox = new WorkerMailbox();
@@ -126,11 +129,11 @@ public final class Worker implements Runnable {
         Mbuf mbuf = new Mbuf(pool);
         this.ioChain = new IoChain(actions);
         this.fastPath = new FastPath(actions, flowCacheCounters.values(), 0x9E3779B97F4A7C15L * (id + 1), verifier,
-                ioChain);
+                ioChain, flowMeter);
         this.pipeline = new BurstPipeline(clock, mbufs, mbuf, fastPath,
                 new MissPath(ioChain, fastPath, counters.values()), actions, rejectReplies,
                 new Transmit(id, mbufs, mbuf, counters.values(), portCounters.values(), drops.values()),
-                counters.values(), drops.values());
+                flowMeter, counters.values(), drops.values());
     }
 
     public int id() {
@@ -250,6 +253,11 @@ public final class Worker implements Runnable {
         return ioChain;
     }
 
+    /** IPFIX: the worker's flow records for the exporter, its flow table and sampling. */
+    public FlowMeter flowMeter() {
+        return flowMeter;
+    }
+
     /** The id of the worker's thread, -1 before {@link #start()}. */
     public long threadId() {
         return thread == null ? -1 : thread.threadId();
@@ -270,6 +278,7 @@ public final class Worker implements Runnable {
         Thread t = thread;
         if (t == null) {
             doorbell.close(); // never started (a stepped engine): no thread closes it
+            exportRemainingFlows();
             return true;
         }
         doorbell.ring();
@@ -362,7 +371,14 @@ public final class Worker implements Runnable {
         } finally {
             mbufs.flush();
             doorbell.close();
+            exportRemainingFlows();
         }
+    }
+
+    /** The worker ends: every flow's counters go to the exporter (which the engine closes after the workers). */
+    private void exportRemainingFlows() {
+        fastPath.flush();
+        flowMeter.flush(FlowEndReason.FORCED_END);
     }
 
     /** One duty cycle and what its emptiness costs; the doorbell is armed before a cycle that may end asleep. */
@@ -397,7 +413,9 @@ public final class Worker implements Runnable {
         for (int i = 0; i < queueCount; i++) {
             work += pipeline.poll(queues[i], g, nowMillis);
         }
-        fastPath.sweep(g, nowMillis, sweepBudget(nowMillis));
+        int budget = sweepBudget(nowMillis);
+        fastPath.sweep(g, nowMillis, budget);
+        flowMeter.sweep(nowMillis, budget);
         topFlows.step(g.fastPath() ? fastPath.cache() : null, actions, g.number(), nowMillis, nowNanos);
         return work;
     }
@@ -413,6 +431,10 @@ public final class Worker implements Runnable {
     }
 
     private void adoptGeneration(Generation g) {
+        flowMeter.adopt(g.ipfix());
+        if (generation != null && generation.fastPath() != g.fastPath()) {
+            flowMeter.flush(FlowEndReason.FORCED_END); // a mode switch: what each mode counted goes out now
+        }
         fastPath.adopt(generation, g);
         // cached entries of the old generation are revalidated before use, so their action indices are dead
         actions.clear();

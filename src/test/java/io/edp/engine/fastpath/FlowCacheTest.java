@@ -117,7 +117,7 @@ class FlowCacheTest {
         int hash = flow(1);
         assertThat(cache.lookup(key, 0, hash, 1, 0)).isEqualTo(FlowCache.MISS);
         int slot = cache.install(key, 0, hash, 77, 1, 0);
-        cache.count(slot, 64);
+        cache.count(slot, 64, 0, 0);
         int hit = cache.lookup(key, 0, hash, 1, 1_000);
         assertThat(hit).isEqualTo(slot);
         assertThat(cache.actionIndex(hit)).isEqualTo(77);
