@@ -13,7 +13,7 @@ public final class BenchCommand {
             + " | bench tlb [--hot-pps=N] [--cold-pps=N]"
             + " | bench afpacket [--seconds N] [--mode MODE] [--drivers-only] [--peer ovs [--rounds N]]"
             + " [--frames 64,1518] [--flows 1,10000] | bench push | bench rules [--rounds=N] [--window-ms=N]"
-            + " | bench api --url=URL --host=ID [--seconds=N] [--clients=N]";
+            + " | bench api --url=URL --host=ID [--seconds=N] [--clients=N] | bench telemetry";
 
     public static int run(String[] args) {
         return run(args, System.out, System.err);
@@ -29,6 +29,7 @@ public final class BenchCommand {
             case "afpacket" -> AfPacketBench.run(options.toArray(String[]::new), out, err);
             case "rules" -> RuleLookupBenchmark.run(options, out, err);
             case "api" -> ApiBenchmark.run(options, System.getenv("EDP_AUTH"), out, err);
+            case "telemetry" -> TelemetryBenchmark.run(out, err);
             default -> {
                 out.println(USAGE);
                 yield 2;

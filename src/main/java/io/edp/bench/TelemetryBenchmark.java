@@ -1,0 +1,167 @@
+package io.edp.bench;
+
+import io.edp.engine.Engine;
+import io.edp.engine.EngineConfig;
+import io.edp.engine.Mode;
+import io.edp.engine.nic.loopback.LoopbackNic;
+import io.edp.engine.nic.loopback.TrafficGenerator;
+import io.edp.engine.telemetry.IpfixConfig;
+import io.edp.engine.telemetry.IpfixStats;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.DatagramChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code bench telemetry}: what IPFIX costs each mode. The profile of {@code bench engine} (125,000 UDP flows,
+ * 256 rules, 1,000 routes, one worker, 64-byte frames), each mode with telemetry off and with IPFIX on at
+ * sampling 0 (every packet counted), in one run, rounds interleaved; a collector on loopback takes the export.
+ * Packets per core-second charge the worker thread and, with IPFIX on, the exporter thread. The active timeout is
+ * 1 s (the settings' shortest is 60 s) so that flows are exported inside the window: an upper bound on what the
+ * export costs. drop_pct is the loss against telemetry off of the same mode in the same run (best round of each).
+ * Writes {@code target/bench/telemetry.json}.
+ */
+final class TelemetryBenchmark {
+
+    private static final Path OUTPUT = Path.of("target", "bench", "telemetry.json");
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final long WARM_UP_MILLIS = 3_000;
+    private static final long WINDOW_MILLIS = 5_000;
+    private static final int ROUNDS = 2;
+    /** Twice the flows: the LEGACY flow table holds them all, as the cache does. */
+    private static final int MAX_FLOWS = 262_144;
+    private static final List<String> CASES = List.of("legacy-64", "standard-64");
+
+    record Row(String mode, String telemetry, double packetsPerCoreSecond, double dropPct, long recordsExported,
+            long recordsDropped, double loadAverage) {
+    }
+
+    private final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    static int run(PrintStream out, PrintStream err) {
+        try (DatagramChannel collector = DatagramChannel.open()
+                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            AtomicLong received = new AtomicLong();
+            Thread drain = Thread.ofPlatform().daemon(true).name("bench-collector").start(() -> receive(collector,
+                    received));
+            List<Row> rows = new TelemetryBenchmark().measure((InetSocketAddress) collector.getLocalAddress(), out);
+            collector.close();
+            drain.join();
+            Files.createDirectories(OUTPUT.getParent());
+            Files.writeString(OUTPUT, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(Map.of("rows",
+                    rows, "collectorMessages", received.get())));
+            out.printf("%n%-13s %-9s %22s %9s %10s%n", "mode", "telemetry", "packets/core-second", "drop_pct",
+                    "records");
+            for (Row r : rows) {
+                out.printf(Locale.ROOT, "%-13s %-9s %,22.0f %8.1f%% %,10d%n", r.mode(), r.telemetry(),
+                        r.packetsPerCoreSecond(), r.dropPct(), r.recordsExported());
+            }
+            out.println("written to " + OUTPUT);
+            return 0;
+        } catch (IOException e) {
+            err.println("bench telemetry: " + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        }
+    }
+
+    private static void receive(DatagramChannel collector, AtomicLong received) {
+        ByteBuffer buffer = ByteBuffer.allocate(65_536);
+        try {
+            while (true) {
+                buffer.clear();
+                collector.receive(buffer);
+                received.incrementAndGet();
+            }
+        } catch (ClosedChannelException e) {
+            // the run is over
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private List<Row> measure(InetSocketAddress collector, PrintStream out) {
+        IpfixConfig ipfix = new IpfixConfig(List.of(collector), 1, 1_000, IpfixConfig.DEFAULT_IDLE_TIMEOUT_MILLIS, 0,
+                MAX_FLOWS, IpfixConfig.DEFAULT_MTU, IpfixConfig.DEFAULT_TEMPLATE_REFRESH_MILLIS);
+        Map<String, Row> best = new LinkedHashMap<>();
+        for (int round = 1; round <= ROUNDS; round++) {
+            for (String id : CASES) {
+                EngineCase c = EngineCase.byId(id);
+                for (boolean on : new boolean[] {false, true}) {
+                    EngineConfig config = on ? c.config().toBuilder().ipfix(ipfix).build() : c.config();
+                    Row row = window(c, config, on ? "ipfix" : "off");
+                    out.printf(Locale.ROOT, "round %d %-13s %-6s %,.0f packets/core-second (load %.1f)%n", round,
+                            row.mode(), row.telemetry(), row.packetsPerCoreSecond(), row.loadAverage());
+                    best.merge(row.mode() + "/" + row.telemetry(), row,
+                            (a, b) -> a.packetsPerCoreSecond() >= b.packetsPerCoreSecond() ? a : b);
+                }
+            }
+        }
+        List<Row> rows = new ArrayList<>();
+        for (Row r : best.values()) {
+            double off = best.get(r.mode() + "/off").packetsPerCoreSecond();
+            rows.add(new Row(r.mode(), r.telemetry(), r.packetsPerCoreSecond(),
+                    Math.round(1000 * (1 - r.packetsPerCoreSecond() / off)) / 10.0, r.recordsExported(),
+                    r.recordsDropped(), r.loadAverage()));
+        }
+        return rows;
+    }
+
+    private Row window(EngineCase c, EngineConfig config, String telemetry) {
+        try (Engine engine = Engine.start(config)) {
+            TrafficGenerator generator = ((LoopbackNic) engine.driver(0)).startTraffic(c.traffic());
+            long start = System.nanoTime();
+            while (engine.stats().rxPackets() < c.warmUpPackets()
+                    || System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(WARM_UP_MILLIS)) {
+                pause(50);
+            }
+            long[] charged = {engine.workerThreadIds()[0], engine.exporterThreadId()};
+            long packets0 = engine.stats().rxPackets();
+            IpfixStats export0 = engine.ipfixStats();
+            long cpu0 = cpu(charged);
+            pause(WINDOW_MILLIS);
+            long cpu = cpu(charged) - cpu0;
+            long packets = engine.stats().rxPackets() - packets0;
+            IpfixStats export = engine.ipfixStats();
+            generator.stop();
+            return new Row(c.mode().name(), telemetry, packets * 1e9 / cpu, 0,
+                    export.recordsExported() - export0.recordsExported(),
+                    export.recordsDropped() - export0.recordsDropped(), MachineLoad.read().oneMinute());
+        }
+    }
+
+    private long cpu(long[] ids) {
+        long total = 0;
+        for (long id : ids) {
+            total += id < 0 ? 0 : Math.max(0, threads.getThreadCpuTime(id));
+        }
+        return total;
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}
