@@ -1,5 +1,6 @@
 package io.edp.manager.edp;
 
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +11,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.edp.engine.config.ConfigRules;
 import io.edp.engine.FlowCacheConfig;
 import io.edp.engine.Mode;
+import io.edp.engine.telemetry.IpfixConfig;
 import io.edp.engine.tlb.TlbConfig;
 import io.edp.manager.api.FieldProblem;
 import io.edp.manager.api.InvalidRequestException;
@@ -54,12 +56,25 @@ public record EdpSettings(
         @Min(0) @Max(100) Integer tlbImprovementPercent,
         @Schema(description = "Reserved: DFW rule-hit logging", example = "false")
         Boolean telemetryDfwLogging,
-        @Schema(description = "Reserved: IPFIX flow export", example = "false")
-        Boolean telemetryIpfix) {
+        @Schema(description = "IPFIX flow export to every IPFIX collector (/api/v1/ipfix-collectors); see "
+                + "docs/telemetry.md", example = "false")
+        Boolean telemetryIpfix,
+        @Schema(description = "IPFIX: a flow that lasts this long is exported, and counted afresh", example = "60")
+        @Min(60) @Max(3_600) Integer ipfixActiveTimeoutSeconds,
+        @Schema(description = "IPFIX: a flow without a packet for this long is exported", example = "15")
+        @Min(10) @Max(600) Integer ipfixIdleTimeoutSeconds,
+        @Schema(description = "IPFIX: 0 counts every packet, N one in N", example = "0")
+        @Min(0) @Max(1_000) Integer ipfixSampling,
+        @Schema(description = "IPFIX: flows each worker's flow table tracks at once (LEGACY, and packets the flow "
+                + "cache does not count); a power of two", example = "65536")
+        @Min(16) @Max(1_048_576) Integer ipfixMaxFlows,
+        @Schema(description = "IPFIX: the observation domain id of this host's messages", example = "1")
+        @Min(0) @Max(4_294_967_295L) Long ipfixObservationDomainId) {
 
     /** The seed's defaults; workersPerNumaNode stays null: it depends on the host's NICs. */
     public static final EdpSettings DEFAULTS = new EdpSettings(Mode.LEGACY.name(), null, 131_072, 90, 150, 0, true, 4,
-            70, 25, false, false);
+            70, 25, false, false, IpfixConfig.DEFAULT_ACTIVE_TIMEOUT_MILLIS / 1000,
+            IpfixConfig.DEFAULT_IDLE_TIMEOUT_MILLIS / 1000, 0, IpfixConfig.DEFAULT_MAX_FLOWS, 0L);
 
     /** The engine's names of the settings ({@link ConfigRules}) and the API's. */
     private static final Map<String, String> API_FIELDS = Map.of(
@@ -71,7 +86,7 @@ public record EdpSettings(
             "tlb.improvementThreshold", "tlbImprovementPercent");
 
     static final EdpSettings NONE = new EdpSettings(null, null, null, null, null, null, null, null, null, null, null,
-            null);
+            null, null, null, null, null, null);
 
     /** These settings where set, {@code base}'s elsewhere. */
     public EdpSettings over(EdpSettings base) {
@@ -87,7 +102,22 @@ public record EdpSettings(
                 tlbThresholdPercent != null ? tlbThresholdPercent : base.tlbThresholdPercent,
                 tlbImprovementPercent != null ? tlbImprovementPercent : base.tlbImprovementPercent,
                 telemetryDfwLogging != null ? telemetryDfwLogging : base.telemetryDfwLogging,
-                telemetryIpfix != null ? telemetryIpfix : base.telemetryIpfix);
+                telemetryIpfix != null ? telemetryIpfix : base.telemetryIpfix,
+                ipfixActiveTimeoutSeconds != null ? ipfixActiveTimeoutSeconds : base.ipfixActiveTimeoutSeconds,
+                ipfixIdleTimeoutSeconds != null ? ipfixIdleTimeoutSeconds : base.ipfixIdleTimeoutSeconds,
+                ipfixSampling != null ? ipfixSampling : base.ipfixSampling,
+                ipfixMaxFlows != null ? ipfixMaxFlows : base.ipfixMaxFlows,
+                ipfixObservationDomainId != null ? ipfixObservationDomainId : base.ipfixObservationDomainId);
+    }
+
+    /** IPFIX export as the engine takes it: off unless switched on and there is a collector; effective only. */
+    public IpfixConfig ipfixConfig(List<InetSocketAddress> collectors) {
+        if (!telemetryIpfix || collectors.isEmpty()) {
+            return IpfixConfig.DISABLED;
+        }
+        return new IpfixConfig(collectors, ipfixObservationDomainId, ipfixActiveTimeoutSeconds * 1000,
+                ipfixIdleTimeoutSeconds * 1000, ipfixSampling, ipfixMaxFlows, IpfixConfig.DEFAULT_MTU,
+                IpfixConfig.DEFAULT_TEMPLATE_REFRESH_MILLIS);
     }
 
     /** The mode as the engine knows it; only call on checked settings. */
@@ -123,6 +153,9 @@ public record EdpSettings(
                 problems.add(new FieldProblem(prefix + "mode", e.getMessage()));
             }
         }
+        if (ipfixMaxFlows != null && Integer.bitCount(ipfixMaxFlows) != 1) {
+            problems.add(new FieldProblem(prefix + "ipfixMaxFlows", "must be a power of two: " + ipfixMaxFlows));
+        }
         for (var violation : engineViolations()) {
             problems.add(new FieldProblem(prefix + API_FIELDS.getOrDefault(violation.field(), violation.field()),
                     violation.message()));
@@ -132,7 +165,9 @@ public record EdpSettings(
         }
         return new EdpSettings(canonicalMode, workersPerNumaNode == null ? null : new TreeMap<>(workersPerNumaNode),
                 flowCacheSize, flowExpiryMinSeconds, flowExpiryMaxSeconds, verifierSampleRate, tlbEnabled, tlbIntervalSeconds,
-                tlbThresholdPercent, tlbImprovementPercent, telemetryDfwLogging, telemetryIpfix);
+                tlbThresholdPercent, tlbImprovementPercent, telemetryDfwLogging, telemetryIpfix,
+                ipfixActiveTimeoutSeconds, ipfixIdleTimeoutSeconds, ipfixSampling, ipfixMaxFlows,
+                ipfixObservationDomainId);
     }
 
     /** The engine's rules broken by the fields set here; a rule over two fields applies when both are set. */

@@ -21,6 +21,7 @@ import io.edp.manager.firewall.FirewallRuleResponse;
 import io.edp.manager.firewall.FirewallRuleService;
 import io.edp.manager.host.pnic.DriverSettings;
 import io.edp.manager.routing.RouteService;
+import io.edp.manager.telemetry.IpfixCollectorService;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -38,11 +39,13 @@ class DesiredState {
     private final HostEdpService edp;
     private final FirewallRuleService firewall;
     private final RouteService routing;
+    private final IpfixCollectorService ipfixCollectors;
     private final EngineProperties engines;
 
     DesiredState(JdbcClient jdbc, HostEdpService edp, FirewallRuleService firewall, RouteService routing,
-                 EngineProperties engines) {
+                 IpfixCollectorService ipfixCollectors, EngineProperties engines) {
         this.jdbc = jdbc;
+        this.ipfixCollectors = ipfixCollectors;
         this.edp = edp;
         this.firewall = firewall;
         this.routing = routing;
@@ -98,6 +101,7 @@ class DesiredState {
                 .mode(settings.engineMode())
                 .flowCache(settings.flowCacheConfig())
                 .tlb(settings.tlbConfig())
+                .ipfix(settings.ipfixConfig(ipfixCollectors.all()))
                 .mbufs(engines.mbufs())
                 .conntrackCapacity(engines.conntrackCapacity());
         workers.forEach(config::workers);
