@@ -20,8 +20,8 @@ import java.nio.ByteBuffer;
  *  flowEndMilliseconds      153   8
  *  flowEndReason            136   1
  *  vlanId                    58   2
- *  ingressInterface          10   4             (the engine's port id)
- *  egressInterface           14   4             (0 for a dropped flow)
+ *  ingressInterface          10   4             (the engine's port id + 1)
+ *  egressInterface           14   4             (the engine's port id + 1; 0: dropped)
  *  firewallRuleId    32473/1      4             (enterprise element; 0: no rule decided)
  * </pre>
  * ICMP flows carry their type and code in the port fields, as the engine's flow key does.
@@ -109,7 +109,7 @@ final class IpfixMessage {
         }
         long labels = words[at + 9];
         long seen = words[at + 8];
-        int outPort = FlowRecords.outPort(labels);
+        int outPort = FlowRecords.outPort(labels); // -1: none, so 0 on the wire
         buffer.putShort((short) FlowKey.srcPort(l4)).putShort((short) FlowKey.dstPort(l4))
                 .put((byte) FlowKey.proto(l4)).putShort((short) FlowRecords.tcpFlags(labels))
                 .putLong(words[at + 7]).putLong(words[at + 6])
@@ -117,7 +117,7 @@ final class IpfixMessage {
                 .putLong(epochMillis + ((int) seen - engineMillis))
                 .put((byte) FlowRecords.endReason(labels))
                 .putShort((short) (FlowKey.outerTag(words[at + 5]) & 0xFFF))
-                .putInt(FlowKey.inPort(l4)).putInt(outPort < 0 ? 0 : outPort)
+                .putInt(FlowKey.inPort(l4) + 1).putInt(outPort + 1)
                 .putInt(FlowRecords.ruleId(labels));
         records++;
         return true;

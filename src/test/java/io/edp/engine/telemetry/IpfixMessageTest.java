@@ -76,8 +76,8 @@ class IpfixMessageTest {
         assertThat(b.getLong()).isEqualTo(1_000_000 + 30);
         assertThat(b.get()).isEqualTo((byte) FlowEndReason.ACTIVE_TIMEOUT);
         assertThat(b.getShort()).isEqualTo((short) 10);
-        assertThat(b.getInt()).isEqualTo(0);
-        assertThat(b.getInt()).isEqualTo(2);
+        assertThat(b.getInt()).as("ingress: port 0 + 1").isEqualTo(1);
+        assertThat(b.getInt()).as("egress: port 2 + 1").isEqualTo(3);
         assertThat(b.getInt()).isEqualTo(7);
     }
 
