@@ -189,7 +189,7 @@ final class EngineCaseRun {
         return sum;
     }
 
-    private static void pause(long millis) {
+    static void pause(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {

@@ -3,6 +3,8 @@ package io.edp.manager;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.asyncDispatch;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import java.io.IOException;
@@ -150,5 +152,41 @@ public abstract class ManagerTest {
     /** Polls {@code read} every 10 ms until {@code done} holds; fails after 30 s. No fixed sleeps. */
     protected static <T> T await(String what, Read<T> read, Predicate<T> done) throws Exception {
         return LiveApi.await(what, read::get, done);
+    }
+
+    /** A host with a loopback physical NIC (vmnic0) and a VM "web" with one vNIC (00:50:56:aa:bb:01); its id. */
+    protected String hostWithAVm(String name) throws Exception {
+        var hostId = createHost(name);
+        create("/api/v1/hosts/" + hostId + "/pnics", """
+                {"name": "vmnic0", "numaNode": 0, "speedMbps": 25000, "rxQueues": 1, "rss": false,
+                 "driver": {"kind": "loopback"}}""");
+        var vm = createVm(hostId, "web");
+        create("/api/v1/hosts/" + hostId + "/vms/" + vm + "/vnics", """
+                {"mac": "00:50:56:aa:bb:01", "vlan": 0, "adapterType": "VMXNET3", "rxQueues": 1}""");
+        return hostId.toString();
+    }
+
+    protected ResultActions putEdp(String hostId, String json) throws Exception {
+        return mvc.perform(put("/api/v1/hosts/" + hostId + "/edp").with(operator())
+                .contentType(MediaType.APPLICATION_JSON).content(json));
+    }
+
+    /** 100 flows of 100 frames from the uplink to the VM of {@link #hostWithAVm}, once the fast path runs. */
+    protected void sendTenThousandFramesToTheVm(String hostId) throws Exception {
+        await("the fast path to run", () -> responseBody("/api/v1/hosts/" + hostId + "/stats/flow-cache"),
+                flowCache -> flowCache.contains("\"mode\":\"EDP_STANDARD\""));
+        mvc.perform(post("/api/v1/hosts/" + hostId + "/traffic").with(operator())
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("""
+                                {"nic": "vmnic0", "flows": 100, "packets": 10000,
+                                 "destinationMac": "00:50:56:aa:bb:01"}"""))
+                .andExpect(status().isCreated());
+        await("10,000 frames at the VM", () -> JsonPath.<Integer>read(
+                responseBody("/api/v1/hosts/" + hostId + "/traffic"), "$.received"), received -> received == 10_000);
+    }
+
+    /** The body of a viewer's GET of {@code path}. */
+    protected String responseBody(String path) throws Exception {
+        return mvc.perform(get(path).with(viewer())).andReturn().getResponse().getContentAsString();
     }
 }

@@ -41,7 +41,7 @@ class StatsApiTest extends ManagerTest {
         mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/threads").with(viewer()))
                 .andExpect(jsonPath("$.takenAt").exists())
                 .andExpect(jsonPath("$.workers[0].rxPackets").value(10_000));
-        var prometheus = body("/actuator/prometheus");
+        var prometheus = responseBody("/actuator/prometheus");
         assertThat(prometheus).containsPattern(
                 "edp_flowcache_hits_total\\{host=\"esx-metrics\",host_id=\"" + hostId + "\",worker=\"0\"} 9900");
 
@@ -52,7 +52,7 @@ class StatsApiTest extends ManagerTest {
         mvc.perform(put("/api/v1/hosts/" + hostId + "/edp").with(operator()).contentType(MediaType.APPLICATION_JSON)
                 .content("{\"settings\": {\"mode\": \"EDP_STANDARD\", \"tlbIntervalSeconds\": 2}}"))
                 .andExpect(status().isOk());
-        await("the balancer to take its new interval", () -> body("/api/v1/hosts/" + hostId + "/stats/tlb"),
+        await("the balancer to take its new interval", () -> responseBody("/api/v1/hosts/" + hostId + "/stats/tlb"),
                 tlb -> JsonPath.<Integer>read(tlb, "$.intervalMillis") == 2000);
 
         mvc.perform(post("/api/v1/hosts/" + hostId + "/stats/flow-cache/flush").with(operator()))
@@ -68,7 +68,7 @@ class StatsApiTest extends ManagerTest {
                 .andExpect(jsonPath("$.engineTablesVersion").isNumber());
 
         mvc.perform(delete("/api/v1/hosts/" + hostId).with(operator())).andExpect(status().isNoContent());
-        await("the host's metrics to go", () -> body("/actuator/prometheus"),
+        await("the host's metrics to go", () -> responseBody("/actuator/prometheus"),
                 metrics -> !metrics.contains(hostId.toString()));
         mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/threads").with(viewer()))
                 .andExpect(status().isNotFound());
@@ -139,7 +139,7 @@ class StatsApiTest extends ManagerTest {
                 .andExpect(jsonPath("$.checks").value(9900))
                 .andExpect(jsonPath("$.mismatches").value(0))
                 .andExpect(jsonPath("$.lastMismatches.length()").value(0));
-        var prometheus = body("/actuator/prometheus");
+        var prometheus = responseBody("/actuator/prometheus");
         var labels = "\\{host=\"esx-verified\",host_id=\"" + hostId + "\",worker=\"0\"}";
         assertThat(prometheus).containsPattern("edp_verifier_checks_total" + labels + " 9900")
                 .containsPattern("edp_verifier_mismatches_total" + labels + " 0");
@@ -148,39 +148,5 @@ class StatsApiTest extends ManagerTest {
                 + "\"verifierSampleRate\": 0}}")
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.effective.verifierSampleRate").value(0));
-    }
-
-    private String hostWithAVm(String name) throws Exception {
-        var hostId = createHost(name);
-        create("/api/v1/hosts/" + hostId + "/pnics", """
-                {"name": "vmnic0", "numaNode": 0, "speedMbps": 25000, "rxQueues": 1, "rss": false,
-                 "driver": {"kind": "loopback"}}""");
-        var vm = createVm(hostId, "web");
-        create("/api/v1/hosts/" + hostId + "/vms/" + vm + "/vnics", """
-                {"mac": "00:50:56:aa:bb:01", "vlan": 0, "adapterType": "VMXNET3", "rxQueues": 1}""");
-        return hostId.toString();
-    }
-
-    private ResultActions putEdp(String hostId, String json) throws Exception {
-        return mvc.perform(put("/api/v1/hosts/" + hostId + "/edp").with(operator())
-                .contentType(MediaType.APPLICATION_JSON).content(json));
-    }
-
-    /** 100 flows of 100 frames from the uplink to the VM, once the fast path runs. */
-    private void sendTenThousandFramesToTheVm(String hostId) throws Exception {
-        await("the fast path to run", () -> body("/api/v1/hosts/" + hostId + "/stats/flow-cache"),
-                flowCache -> flowCache.contains("\"mode\":\"EDP_STANDARD\""));
-        mvc.perform(post("/api/v1/hosts/" + hostId + "/traffic").with(operator())
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .content("""
-                                {"nic": "vmnic0", "flows": 100, "packets": 10000,
-                                 "destinationMac": "00:50:56:aa:bb:01"}"""))
-                .andExpect(status().isCreated());
-        await("10,000 frames at the VM", () -> JsonPath.<Integer>read(
-                body("/api/v1/hosts/" + hostId + "/traffic"), "$.received"), received -> received == 10_000);
-    }
-
-    private String body(String path) throws Exception {
-        return mvc.perform(get(path).with(viewer())).andReturn().getResponse().getContentAsString();
     }
 }

@@ -93,21 +93,21 @@ class IpfixApiTest extends ManagerTest {
                     .andExpect(jsonPath("$.effective.telemetryIpfix").value(true))
                     .andExpect(jsonPath("$.effective.ipfixIdleTimeoutSeconds").value(10))
                     .andExpect(jsonPath("$.effective.ipfixActiveTimeoutSeconds").value(60));
-            await("IPFIX on in the engine", () -> body("/api/v1/hosts/" + hostId + "/stats/telemetry"),
+            await("IPFIX on in the engine", () -> responseBody("/api/v1/hosts/" + hostId + "/stats/telemetry"),
                     t -> JsonPath.<Boolean>read(t, "$.ipfix.enabled"));
             sendTenThousandFramesToTheVm(hostId);
 
             // the flush ends every entry's counting: 100 flows, one record each, 10,000 packets
             mvc.perform(post("/api/v1/hosts/" + hostId + "/stats/flow-cache/flush").with(operator()))
                     .andExpect(status().isNoContent());
-            await("100 records exported", () -> body("/api/v1/hosts/" + hostId + "/stats/telemetry"),
+            await("100 records exported", () -> responseBody("/api/v1/hosts/" + hostId + "/stats/telemetry"),
                     t -> JsonPath.<Integer>read(t, "$.ipfix.recordsExported") == 100);
             await("10,000 packets at the collector", packets::get, n -> n == 10_000);
             mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/telemetry").with(viewer()))
                     .andExpect(jsonPath("$.ipfix.templatesSent").value(2))
                     .andExpect(jsonPath("$.ipfix.exportErrors").value(0))
                     .andExpect(jsonPath("$.ipfix.recordsDropped").value(0));
-            assertThat(body("/actuator/prometheus")).containsPattern(
+            assertThat(responseBody("/actuator/prometheus")).containsPattern(
                     "edp_ipfix_records_total\\{host=\"esx-ipfix\",host_id=\"" + hostId + "\"} 100");
         }
     }
@@ -135,38 +135,5 @@ class IpfixApiTest extends ManagerTest {
     private long generation(UUID host) {
         return jdbc.queryForObject("SELECT desired_generation FROM host_realization WHERE host_id = ?", Long.class,
                 host);
-    }
-
-    private String hostWithAVm(String name) throws Exception {
-        var hostId = createHost(name);
-        create("/api/v1/hosts/" + hostId + "/pnics", """
-                {"name": "vmnic0", "numaNode": 0, "speedMbps": 25000, "rxQueues": 1, "rss": false,
-                 "driver": {"kind": "loopback"}}""");
-        var vm = createVm(hostId, "web");
-        create("/api/v1/hosts/" + hostId + "/vms/" + vm + "/vnics", """
-                {"mac": "00:50:56:aa:bb:01", "vlan": 0, "adapterType": "VMXNET3", "rxQueues": 1}""");
-        return hostId.toString();
-    }
-
-    private ResultActions putEdp(String hostId, String json) throws Exception {
-        return mvc.perform(put("/api/v1/hosts/" + hostId + "/edp").with(operator())
-                .contentType(MediaType.APPLICATION_JSON).content(json));
-    }
-
-    private void sendTenThousandFramesToTheVm(String hostId) throws Exception {
-        await("the fast path to run", () -> body("/api/v1/hosts/" + hostId + "/stats/flow-cache"),
-                flowCache -> flowCache.contains("\"mode\":\"EDP_STANDARD\""));
-        mvc.perform(post("/api/v1/hosts/" + hostId + "/traffic").with(operator())
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .content("""
-                                {"nic": "vmnic0", "flows": 100, "packets": 10000,
-                                 "destinationMac": "00:50:56:aa:bb:01"}"""))
-                .andExpect(status().isCreated());
-        await("10,000 frames at the VM", () -> JsonPath.<Integer>read(
-                body("/api/v1/hosts/" + hostId + "/traffic"), "$.received"), received -> received == 10_000);
-    }
-
-    private String body(String path) throws Exception {
-        return mvc.perform(get(path).with(viewer())).andReturn().getResponse().getContentAsString();
     }
 }
