@@ -25,6 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -42,7 +43,9 @@ import tools.jackson.databind.json.JsonMapper;
 final class TelemetryBenchmark {
 
     private static final Path OUTPUT = Path.of("target", "bench", "telemetry.json");
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** Rows as {@code {mode, telemetry, packets_per_core_second, drop_pct, ...}}. */
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
     private static final long WARM_UP_MILLIS = 3_000;
     private static final long WINDOW_MILLIS = 5_000;
     private static final int ROUNDS = 3;
