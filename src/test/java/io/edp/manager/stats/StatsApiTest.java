@@ -28,7 +28,7 @@ class StatsApiTest extends ManagerTest {
         sendTenThousandFramesToTheVm(hostId);
 
         var sent = Instant.now();
-        await("a top-flows snapshot of the traffic", () -> body("/api/v1/hosts/" + hostId + "/stats/flows"),
+        await("a top-flows snapshot of the traffic", () -> responseBody("/api/v1/hosts/" + hostId + "/stats/flows"),
                 flows -> JsonPath.<String>read(flows, "$.takenAt") != null
                         && Instant.parse(JsonPath.read(flows, "$.takenAt")).isAfter(sent));
         mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/flows?size=5").with(viewer()))
@@ -80,11 +80,11 @@ class StatsApiTest extends ManagerTest {
         putEdp(hostId, "{\"settings\": {\"mode\": \"EDP_STANDARD\"}}").andExpect(status().isOk());
         sendTenThousandFramesToTheVm(hostId);
         var flows = "/api/v1/hosts/" + hostId + "/stats/flows";
-        await("all 100 flows in a snapshot", () -> body(flows),
+        await("all 100 flows in a snapshot", () -> responseBody(flows),
                 page -> JsonPath.<Integer>read(page, "$.page.totalElements") == 100);
 
-        var first = body(flows + "?size=60&sort=bytes,asc");
-        var second = body(flows + "?size=60&page=1&sort=bytes,asc");
+        var first = responseBody(flows + "?size=60&sort=bytes,asc");
+        var second = responseBody(flows + "?size=60&page=1&sort=bytes,asc");
         List<String> keys = new ArrayList<>(JsonPath.read(first, "$.items[*].flow"));
         keys.addAll(JsonPath.read(second, "$.items[*].flow"));
         assertThat(keys).hasSize(100).doesNotHaveDuplicates();
