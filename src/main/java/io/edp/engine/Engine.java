@@ -11,6 +11,7 @@ import io.edp.engine.numa.CpuAffinity;
 import io.edp.engine.numa.CpuSet;
 import io.edp.engine.numa.WorkerPinning;
 import io.edp.engine.packet.DropReason;
+import io.edp.engine.packetlog.PacketLog;
 import io.edp.engine.slowpath.ConnectionTable;
 import io.edp.engine.slowpath.Route;
 import io.edp.engine.slowpath.VlanOp;
@@ -66,6 +67,7 @@ public final class Engine implements AutoCloseable {
 
     private final MbufPool pool;
     private final ConnectionTable connections;
+    private final PacketLog packetLog;
     private final Worker[] workers;
     private final WorkerGroup group;
     private final PortSet ports;
@@ -91,10 +93,12 @@ public final class Engine implements AutoCloseable {
                 : new ConnectionTable(config.conntrackCapacity());
         this.compiler = new GenerationCompiler(connections);
         this.workers = new Worker[config.workerCount()];
+        this.packetLog = new PacketLog(workers.length, clock, stepped);
+        configurePacketLog(config);
         int id = 0;
         for (Map.Entry<Integer, Integer> node : new TreeMap<>(config.workersPerNumaNode()).entrySet()) {
             for (int i = 0; i < node.getValue(); i++, id++) {
-                workers[id] = new Worker(id, node.getKey(), clock, pool, () -> current);
+                workers[id] = new Worker(id, node.getKey(), clock, pool, () -> current, packetLog.writer(id));
             }
         }
         this.group = new WorkerGroup(workers, stepped);
@@ -109,6 +113,7 @@ public final class Engine implements AutoCloseable {
         } catch (RuntimeException e) {
             ports.close();
             pool.close();
+            packetLog.close();
             throw e;
         }
         for (PortConfig p : config.ports()) {
@@ -129,6 +134,7 @@ public final class Engine implements AutoCloseable {
             }
             ports.close();
             pool.close();
+            packetLog.close();
             throw e;
         }
         exportFlowsTo(config.ipfix());
@@ -244,6 +250,7 @@ public final class Engine implements AutoCloseable {
             current = g;
             config = next;
             group.awaitAdoption(g);
+            configurePacketLog(next);
         } catch (RuntimeException e) {
             rollBack(previous, g, released, opened.values(), e);
             throw e;
@@ -456,7 +463,27 @@ public final class Engine implements AutoCloseable {
         return current.number();
     }
 
-    /** The connection table, to hand over to the engine that replaces this one. */
+    /** The firewall's packet log: its counters, and {@link PacketLog#flush} to deliver what is queued now. */
+    public PacketLog packetLog() {
+        return packetLog;
+    }
+
+    /** Points the packet log at the configuration's outputs, naming interfaces by the configuration's ports. */
+    private void configurePacketLog(EngineConfig c) {
+        String[] names = new String[PortConfig.MAX_PORT_ID + 1];
+        boolean[] uplinks = new boolean[PortConfig.MAX_PORT_ID + 1];
+        for (PortConfig p : c.ports()) {
+            names[p.id()] = p.name();
+            uplinks[p.id()] = true;
+        }
+        for (VnicConfig v : c.vnics()) {
+            names[v.port()] = v.name();
+            uplinks[v.port()] = false;
+        }
+        packetLog.configure(c.packetLog(), names, uplinks);
+    }
+
+        /** The connection table, to hand over to the engine that replaces this one. */
     public ConnectionTable connections() {
         return connections;
     }
@@ -528,6 +555,7 @@ public final class Engine implements AutoCloseable {
             }
             ports.close();
             pool.close();
+            packetLog.close();
         }
     }
 }

@@ -5,6 +5,7 @@ import io.edp.engine.fastpath.FlowCache;
 import io.edp.engine.mbuf.MbufPool;
 import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.nic.PortConfig;
+import io.edp.engine.packetlog.PacketLogConfig;
 import io.edp.engine.nic.loopback.LoopbackDriverFactory;
 import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.slowpath.ConnectionTable;
@@ -41,11 +42,12 @@ import java.util.TreeMap;
  *                           or 128 to run LEGACY on EDP's descriptors, so a benchmark can tell what the
  *                           descriptor size alone costs (see {@link #mbufDescriptorBytes()})
  * @param ipfix              IPFIX flow export; {@link IpfixConfig#DISABLED} when not given
+ * @param packetLog          where the firewall's packet log goes; {@link PacketLogConfig#DISABLED} when not given
  */
 public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> vnics,
         Map<Integer, Integer> workersPerNumaNode, FlowCacheConfig flowCache, List<FirewallRule> firewallRules,
         List<Route> routes, String routerMac, int conntrackCapacity, int mbufs, TlbConfig tlb,
-        int descriptorBytes, IpfixConfig ipfix) {
+        int descriptorBytes, IpfixConfig ipfix, PacketLogConfig packetLog) {
 
     public static final String DEFAULT_ROUTER_MAC = "02:ed:00:00:00:01";
     public static final int DEFAULT_CONNTRACK_CAPACITY = 262_144;
@@ -63,6 +65,7 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         routerMac = routerMac == null ? DEFAULT_ROUTER_MAC : routerMac;
         tlb = tlb == null ? TlbConfig.DISABLED : tlb;
         ipfix = ipfix == null ? IpfixConfig.DISABLED : ipfix;
+        packetLog = packetLog == null ? PacketLogConfig.DISABLED : packetLog;
         if (ports.isEmpty()) {
             throw new IllegalArgumentException("ports: at least one port is required");
         }
@@ -178,6 +181,7 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         b.tlb = tlb;
         b.descriptorBytes = descriptorBytes;
         b.ipfix = ipfix;
+        b.packetLog = packetLog;
         return b;
     }
 
@@ -199,6 +203,7 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         private TlbConfig tlb = TlbConfig.DISABLED;
         private int descriptorBytes;
         private IpfixConfig ipfix = IpfixConfig.DISABLED;
+        private PacketLogConfig packetLog = PacketLogConfig.DISABLED;
 
         public Builder mode(Mode value) {
             mode = value;
@@ -290,10 +295,15 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
             return this;
         }
 
+        public Builder packetLog(PacketLogConfig value) {
+            packetLog = value;
+            return this;
+        }
+
         public EngineConfig build() {
             Map<Integer, Integer> w = workers.isEmpty() ? Map.of(0, 1) : workers;
             return new EngineConfig(mode, ports, vnics, w, flowCache, rules, routes, routerMac, conntrackCapacity,
-                    mbufs, tlb, descriptorBytes, ipfix);
+                    mbufs, tlb, descriptorBytes, ipfix, packetLog);
         }
     }
 }

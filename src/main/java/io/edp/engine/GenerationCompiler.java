@@ -3,6 +3,7 @@ package io.edp.engine;
 import io.edp.engine.nic.PortConfig;
 import io.edp.engine.nic.VnicAddress;
 import io.edp.engine.slowpath.ConnectionTable;
+import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.ForwardingTables;
 import io.edp.engine.slowpath.ForwardingTables.SwitchPort;
 import io.edp.engine.slowpath.MacAddress;
@@ -47,7 +48,7 @@ final class GenerationCompiler {
                     vnic != null && vnic.adapter() == AdapterType.E1000));
         }
         ForwardingTables tables = new ForwardingTables(number, MacAddress.parse(c.routerMac(), "routerMac"),
-                switchPorts, new SwitchingTable(macs, vlans, portIds), c.firewallRules(), c.routes(), connections);
+                switchPorts, new SwitchingTable(macs, vlans, portIds), rules(c), c.routes(), connections);
         TxPort[] tx = new TxPort[PortConfig.MAX_PORT_ID + 1];
         for (TxPort port : ports.values()) {
             tx[port.id()] = port;
@@ -55,6 +56,12 @@ final class GenerationCompiler {
         return new Generation(number, tables, c.mode() != Mode.LEGACY, c.mode() == Mode.EDP_DEDICATED, tx,
                 c.flowCache().capacity(), c.flowCache().minExpiry().toMillis(), c.flowCache().maxExpiry().toMillis(),
                 c.flowCache().verifierSampleRate(), c.ipfix());
+    }
+
+    /** The rules, their {@code log} flags cleared while the packet log is off (logging then costs nothing). */
+    private static List<FirewallRule> rules(EngineConfig c) {
+        return c.packetLog().enabled() ? c.firewallRules()
+                : c.firewallRules().stream().map(r -> r.withLog(false)).toList();
     }
 
     /** The vNICs' addresses, which each port's driver filters on. */

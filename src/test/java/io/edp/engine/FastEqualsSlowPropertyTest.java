@@ -289,6 +289,39 @@ class FastEqualsSlowPropertyTest {
         }
     }
 
+    // (6) a logged connection's cached packets count in its TERM line exactly as the slow path counts them
+
+    @Property(generation = GenerationMode.EXHAUSTIVE)
+    void aLoggedConnectionEndsWithTheSameLineInBothModes(@ForAll boolean closedByFin) {
+        // rule 9 (logged) lets A open connections to B
+        EngineConfig config = ModelNetwork.config(Mode.EDP_STANDARD, List.of(8, 7), ModelNetwork.INITIAL_ROUTES,
+                ModelNetwork.CACHE_SETTINGS.get(1));
+        try (SequenceRun run = new SequenceRun(config, List.of(new Flow(Protocol.TCP, Pair.A_B, false, 0),
+                new Flow(Protocol.UDP, Pair.A_B, false, 0)))) {
+            Outcome[] syn = run.send(send(0, false, 1));
+            assertThat(syn[0].logged()).singleElement().asString().contains("match PASS 9 OUT ").endsWith(" S");
+            run.send(send(0, true, 2));
+            for (int i = 0; i < 10; i++) {
+                run.send(send(0, false, 0));
+                run.send(send(0, true, 0));
+                assertThat(run.send(send(1, i % 2 == 1, 0))[0].logged()).hasSize(i == 0 ? 1 : 0);
+            }
+            Outcome[] end = closedByFin ? run.send(send(0, true, 3)) : run.send(send(0, false, 4));
+            if (closedByFin) {
+                assertThat(end[0].logged()).isEmpty(); // the first FIN only half-closes
+                end = run.send(send(0, false, 3));
+            }
+            assertThat(end[0].logged()).singleElement().asString()
+                    .contains("TERM 9 OUT TCP " + (closedByFin ? "FIN " : "RST "))
+                    .contains(closedByFin ? " 12/12 " : " 12/11 ");
+            assertThat(run.engines().underTest().stats().flowCache().hits()).as("fast-path hits").isPositive();
+            List<List<String>> timedOut = run.engines().advance(java.time.Duration.ofSeconds(61));
+            assertThat(timedOut.get(0)).as("the UDP conversation's end").singleElement().asString()
+                    .contains("TERM 9 OUT UDP TIMEOUT ").contains(" 5/5 ");
+            assertThat(timedOut.get(1)).isEqualTo(timedOut.get(0));
+        }
+    }
+
     private static Send send(int flow, boolean reply, int kind) {
         return new Send(flow, reply, kind, Tagging.LINK, 64);
     }

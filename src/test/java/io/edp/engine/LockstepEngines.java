@@ -5,8 +5,16 @@ import io.edp.engine.nic.NicDrivers;
 import io.edp.engine.nic.PortConfig;
 import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.packet.DropReason;
+import io.edp.engine.packetlog.PacketLogConfig;
 import io.edp.engine.time.ManualClock;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -20,12 +28,16 @@ import java.util.function.UnaryOperator;
  * Two stepped engines on one {@link ManualClock}, fed the same frames one at a time: the engine under test
  * (EDP_STANDARD at first; mode switches reach it alone) and a LEGACY reference that runs the IOChain for every
  * packet. Every other change — configuration, queue moves, cache flushes — reaches both, so the two differ in
- * their mode only. What a frame produced is read back as an {@link Outcome} per engine.
+ * their mode only. What a frame produced is read back as an {@link Outcome} per engine, with the packet-log lines
+ * it wrote (each engine logs to a file of its own; the lines are compared without their timestamps).
  */
 final class LockstepEngines implements AutoCloseable {
 
-    /** What one frame produced: the frames each port sent (hex, in order) and the drops counted, by reason. */
-    record Outcome(Map<Integer, List<String>> transmitted, Map<DropReason, Long> drops) {
+    /**
+     * What one frame produced: the frames each port sent (hex, in order), the drops counted, by reason, and the
+     * packet-log lines written (without their timestamps).
+     */
+    record Outcome(Map<Integer, List<String>> transmitted, Map<DropReason, Long> drops, List<String> logged) {
 
         boolean forwarded() {
             return !transmitted.isEmpty();
@@ -34,7 +46,8 @@ final class LockstepEngines implements AutoCloseable {
         @Override
         public String toString() {
             String sent = transmitted.isEmpty() ? "nothing sent" : "sent " + transmitted;
-            return drops.isEmpty() ? sent : sent + ", dropped " + drops;
+            sent = drops.isEmpty() ? sent : sent + ", dropped " + drops;
+            return logged.isEmpty() ? sent : sent + ", logged " + logged;
         }
     }
 
@@ -44,15 +57,48 @@ final class LockstepEngines implements AutoCloseable {
     private final Engine underTest;
     private final Engine reference;
     private final long[][] dropsSeen = new long[2][DropReason.count()];
+    private final Path logDirectory;
+    /** Per engine: the bytes of its packet-log file already read. */
+    private final long[] logRead = new long[2];
 
     /** Starts both engines on {@code config} (its mode is ignored: EDP_STANDARD under test, LEGACY reference). */
     LockstepEngines(EngineConfig config) {
-        underTest = start(config.toBuilder().mode(Mode.EDP_STANDARD).build());
         try {
-            reference = start(config.toBuilder().mode(Mode.LEGACY).build());
+            logDirectory = Files.createTempDirectory("edp-lockstep-log");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        underTest = start(config.toBuilder().mode(Mode.EDP_STANDARD).packetLog(logTo(0)).build());
+        try {
+            reference = start(config.toBuilder().mode(Mode.LEGACY).packetLog(logTo(1)).build());
         } catch (RuntimeException e) {
             underTest.close();
             throw e;
+        }
+    }
+
+    private PacketLogConfig logTo(int which) {
+        return PacketLogConfig.to(List.of(), logDirectory.resolve("engine" + which + ".log").toString())
+                .withFileRotation(1L << 40, 1);
+    }
+
+    /** The lines engine {@code which} logged since the last call, without their timestamps. */
+    private List<String> loggedSince(Engine engine, int which) {
+        engine.packetLog().flush();
+        Path file = logDirectory.resolve("engine" + which + ".log");
+        try (FileChannel channel = FileChannel.open(file)) {
+            ByteBuffer fresh = ByteBuffer.allocate((int) (channel.size() - logRead[which]));
+            channel.read(fresh, logRead[which]);
+            logRead[which] += fresh.position();
+            List<String> lines = new ArrayList<>();
+            for (String line : new String(fresh.array(), 0, fresh.position(), StandardCharsets.UTF_8).split("\n")) {
+                if (!line.isEmpty()) {
+                    lines.add(line.substring(line.indexOf(' ') + 1));
+                }
+            }
+            return lines;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -89,7 +135,7 @@ final class LockstepEngines implements AutoCloseable {
                 transmitted.put(p.id(), frames);
             }
         }
-        return new Outcome(transmitted, dropsSince(engine, dropsSeen[which]));
+        return new Outcome(transmitted, dropsSince(engine, dropsSeen[which]), loggedSince(engine, which));
     }
 
     /** The drops counted since the last call, by reason; {@code seen} keeps the totals. */
@@ -105,11 +151,15 @@ final class LockstepEngines implements AutoCloseable {
         return delta;
     }
 
-    /** Moves the clock, then lets every worker run a duty cycle (its flow-cache sweep sees the new time). */
-    void advance(Duration by) {
+    /**
+     * Moves the clock, then lets every worker run a duty cycle (its flow-cache and connection sweeps see the new
+     * time); returns the packet-log lines each engine wrote meanwhile, {@code [under test, reference]}.
+     */
+    List<List<String>> advance(Duration by) {
         clock.advance(by);
         underTest.step();
         reference.step();
+        return List.of(loggedSince(underTest, 0), loggedSince(reference, 1));
     }
 
     /** Applies a configuration change to both engines; each keeps its own mode. */
@@ -146,6 +196,14 @@ final class LockstepEngines implements AutoCloseable {
             underTest.close();
         } finally {
             reference.close();
+            try (var files = Files.list(logDirectory)) {
+                for (Path f : files.toList()) {
+                    Files.delete(f);
+                }
+                Files.delete(logDirectory);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 }

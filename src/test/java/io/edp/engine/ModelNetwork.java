@@ -141,19 +141,20 @@ final class ModelNetwork {
             new Flow(Protocol.TCP, Pair.A_D, false, 0),
             new Flow(Protocol.UDP, Pair.A_C, true, 1));
 
-    // the pools: a test's configuration names rules and routes by their index here
+    // the pools: a test's configuration names rules and routes by their index here; most rules are logged, so
+    // both engines' packet-log lines are compared too
     static final List<FirewallRule> RULES = List.of(
-            FirewallRule.of(1, "10.0.0.1/32", "any", 0, Verdict.ALLOW),
+            FirewallRule.of(1, "10.0.0.1/32", "any", 0, Verdict.ALLOW).withLog(true),
             FirewallRule.of(2, "fd00::1/128", "any", 0, Verdict.ALLOW),
-            new FirewallRule(3, "any", "any", 17, PortRange.ANY, PortRange.of(5353), Set.of(), Verdict.DROP),
-            new FirewallRule(4, "any", "any", 6, PortRange.ANY, PortRange.of(80), Set.of(), Verdict.REJECT),
+            new FirewallRule(3, "any", "any", 17, PortRange.ANY, PortRange.of(5353), Set.of(), Verdict.DROP, true),
+            new FirewallRule(4, "any", "any", 6, PortRange.ANY, PortRange.of(80), Set.of(), Verdict.REJECT, true),
             FirewallRule.of(5, "any", "any", 1, Verdict.ALLOW),
             FirewallRule.of(6, "any", "10.0.0.1/32", 0, Verdict.DROP),
-            FirewallRule.of(7, "any", "any", 0, Verdict.ALLOW),
-            FirewallRule.of(8, "any", "any", 0, Verdict.DROP),
-            FirewallRule.of(9, "10.0.0.1/32", "10.0.0.2/32", 0, Verdict.ALLOW),
+            FirewallRule.of(7, "any", "any", 0, Verdict.ALLOW).withLog(true),
+            FirewallRule.of(8, "any", "any", 0, Verdict.DROP).withLog(true),
+            FirewallRule.of(9, "10.0.0.1/32", "10.0.0.2/32", 0, Verdict.ALLOW).withLog(true),
             new FirewallRule(10, "any", "any", 6, PortRange.ANY, PortRange.of(22), Set.of(2), Verdict.DROP),
-            FirewallRule.of(11, "fd00::/64", "any", 58, Verdict.ALLOW));
+            FirewallRule.of(11, "fd00::/64", "any", 58, Verdict.ALLOW).withLog(true));
     /** Stateful: the port-based DROP and REJECT first, A may open connections, everything else is denied. */
     static final List<Integer> INITIAL_RULES = List.of(2, 3, 0, 1, 7);
 

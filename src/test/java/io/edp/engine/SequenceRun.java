@@ -71,7 +71,11 @@ final class SequenceRun implements AutoCloseable {
             case Advance a -> {
                 log(a);
                 seconds += a.seconds();
-                engines.advance(Duration.ofSeconds(a.seconds()));
+                List<List<String>> logged = engines.advance(Duration.ofSeconds(a.seconds()));
+                if (!logged.get(0).equals(logged.get(1))) {
+                    fail(mode(0) + " logged differently from " + mode(1) + " as the clock moved:\n   " + mode(0)
+                            + ": " + logged.get(0) + "\n   " + mode(1) + ": " + logged.get(1));
+                }
             }
             case ApplyRules r -> {
                 log(r);

@@ -267,6 +267,11 @@ public final class FlowCache {
         return (int) lastHit;
     }
 
+    /** The connection reference the entry at {@code slot} rests on, or {@link #NO_CONNECTION}. */
+    public int connection(int slot) {
+        return (int) entries[slot * WORDS + 7];
+    }
+
     /** {@link #install} of an entry whose verdict rests on no connection. */
     public int install(MemorySegment descriptors, long keyBase, int hash, int actionIndex, int generation,
             int nowMillis) {

@@ -4,21 +4,21 @@ package io.edp.engine.reject;
  * A token bucket on the engine clock's milliseconds: {@code ratePerSecond} tokens a second, at most {@code burst}
  * saved up, full at the start. Credit is kept in nanoseconds, so any rate refills exactly. One owner thread.
  */
-final class TokenBucket {
+public final class TokenBucket {
 
     private final long nanosPerToken;
     private final long capacityNanos;
     private long creditNanos;
     private int lastMillis;
 
-    TokenBucket(int ratePerSecond, int burst) {
+    public TokenBucket(int ratePerSecond, int burst) {
         this.nanosPerToken = 1_000_000_000L / ratePerSecond;
         this.capacityNanos = nanosPerToken * burst;
         this.creditNanos = capacityNanos;
     }
 
     /** Takes a token if one is there at {@code nowMillis} (wrap-safe, as every engine-clock millisecond). */
-    boolean tryTake(int nowMillis) {
+    public boolean tryTake(int nowMillis) {
         int elapsed = nowMillis - lastMillis;
         lastMillis = nowMillis;
         if (elapsed > 0) { // a clock that steps back refills nothing

@@ -1,9 +1,12 @@
 package io.edp.engine.slowpath;
 
 import io.edp.engine.packet.FlowKey;
+import io.edp.engine.packetlog.PacketLogWriter;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Connection tracking shared by every worker (the two directions of a connection arrive on different queues) and
@@ -28,7 +31,11 @@ import java.util.List;
  * ACTIVE for UDP/ICMP/other; each has its idle timeout. The rules a connection was checked under are numbered
  * by {@link #policyVersion}: when the rules change, a connection met under an older version is re-checked against
  * the current rules in its initiator's direction (with the initiator's ports) on its next packet, whichever way
- * that packet goes, and forgotten if they no longer allow it. Nothing else removes a connection.
+ * that packet goes, and forgotten if they no longer allow it. Besides that, workers {@link #sweep} the table a
+ * bounded slice at a time, retiring connections that timed out.
+ * <p><b>Packet log.</b> A connection whose rule is logged counts the packets and bytes of each direction (the
+ * slow path here, the fast path through {@link #count}) and writes a TERM line when it ends: the packet that
+ * closes it (RST, or the second FIN) or its timeout (the sweep, or the reuse of its slot, whichever comes first).
  */
 public final class ConnectionTable {
 
@@ -50,6 +57,8 @@ public final class ConnectionTable {
     /** Linear probing at half load still meets runs of 16 among a hundred thousand connections: allow longer. */
     private static final int MAX_PROBES = 64;
     private static final int STRIPES = 64;
+    /** Slots a sweep examines per stripe lock. */
+    private static final int SWEEP_SLICE = 64;
     private static final VarHandle SEEN = MethodHandles.arrayElementVarHandle(int[].class);
 
     private final Stripe[] stripes = new Stripe[STRIPES];
@@ -57,6 +66,10 @@ public final class ConnectionTable {
     private final int capacity;
     /** Last seen by the fast path, per connection reference (slot and direction); see the class comment. */
     private final int[] seen;
+    /** Packets and bytes per connection reference ({@code 2 * reference}, {@code + 1}): logged connections only. */
+    private final long[] counts;
+    /** The next slot {@link #sweep} looks at; workers claim slices of it. */
+    private final AtomicInteger sweepCursor = new AtomicInteger();
     private List<FirewallRule> policy;
     private int policyVersion;
 
@@ -81,14 +94,15 @@ public final class ConnectionTable {
         this.capacity = capacity;
         this.stripeMask = perStripe - 1;
         this.seen = new int[capacity * 2];
+        this.counts = new long[capacity * 4];
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new Stripe(perStripe, i * perStripe);
         }
     }
 
-    /** Heap a table of {@code capacity} slots holds: its entries and two last-seen times per slot. */
+    /** Heap a table of {@code capacity} slots holds: its entries, two last-seen times and four counts per slot. */
     public static long bytes(int capacity) {
-        return (long) capacity * (WORDS * Long.BYTES + 2 * Integer.BYTES);
+        return (long) capacity * (WORDS * Long.BYTES + 2 * Integer.BYTES + 4 * Long.BYTES);
     }
 
     public int capacity() {
@@ -113,10 +127,12 @@ public final class ConnectionTable {
      * {@link #touch}). A connection last checked under another policy version is first re-checked against
      * {@code rules} in its initiator's direction; when they no longer allow it, it is forgotten. Else (no live
      * connection, or a forgotten one) {@link #NOT_FOUND}: the packet meets the rules in its own direction.
+     * When the connection's rule is logged, the packet ({@code length} bytes) is counted, and the packet that
+     * closes the connection writes its TERM line to {@code log}.
      */
     public long find(long srcHi, long srcLo, long dstHi, long dstLo, long l4, int tcpFlags, int nowMillis,
-            RuleSet rules, int policyVersion) {
-        return lookup(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, rules, policyVersion, false);
+            RuleSet rules, int policyVersion, int length, PacketLogWriter log) {
+        return lookup(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, rules, policyVersion, false, length, log);
     }
 
     /**
@@ -125,11 +141,11 @@ public final class ConnectionTable {
      */
     public long peek(long srcHi, long srcLo, long dstHi, long dstLo, long l4, int tcpFlags, int nowMillis,
             RuleSet rules, int policyVersion) {
-        return lookup(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, rules, policyVersion, true);
+        return lookup(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, rules, policyVersion, true, 0, null);
     }
 
     private long lookup(long srcHi, long srcLo, long dstHi, long dstLo, long l4, int tcpFlags, int nowMillis,
-            RuleSet rules, int policyVersion, boolean readOnly) {
+            RuleSet rules, int policyVersion, boolean readOnly, int length, PacketLogWriter log) {
         boolean srcIsA = srcIsA(srcHi, srcLo, dstHi, dstLo, l4);
         long ports = portsWord(l4, srcIsA);
         int hash = srcIsA ? hash(srcHi, srcLo, dstHi, dstLo, ports) : hash(dstHi, dstLo, srcHi, srcLo, ports);
@@ -162,7 +178,15 @@ public final class ConnectionTable {
             int next = nextState(state, FlowKey.proto(l4), tcpFlags, initiatorIsA == srcIsA);
             e[base + 5] = ((long) next << 56) | ((initiatorIsA ? 1L : 0L) << 48) | (ruleId & 0xFFFF_FFFFL);
             e[base + 6] = ((long) nowMillis << 32) | (policyVersion & 0xFFFF_FFFFL);
-            return ((long) ruleId << 32) | reference(s, base, srcIsA);
+            int reference = reference(s, base, srcIsA);
+            if (rules.logsId(ruleId)) {
+                count(reference, length);
+                if (next == CLOSED && state != CLOSED) {
+                    ended(s, base, (tcpFlags & FlowKey.TCP_RST) != 0 ? PacketLogWriter.RST : PacketLogWriter.FIN,
+                            nowMillis, log);
+                }
+            }
+            return ((long) ruleId << 32) | reference;
         }
     }
 
@@ -173,9 +197,11 @@ public final class ConnectionTable {
      * its initiator's direction. A restart under the policy version the connection was last checked under keeps
      * the connection's rule: flow-cache entries of the closed connection's directions (the responder's SYN does
      * not reach them) may still serve packets with that rule, and the slow path must give them the same.
+     * Under a logged rule the connection's counts start with this packet ({@code length} bytes); a timed-out
+     * connection whose slot is taken over writes its TERM line to {@code log} first.
      */
     public long insert(long srcHi, long srcLo, long dstHi, long dstLo, long l4, int tcpFlags, int nowMillis,
-            int policyVersion, int ruleId, int inPort, int outPort) {
+            int policyVersion, int ruleId, int inPort, int outPort, int length, RuleSet rules, PacketLogWriter log) {
         boolean srcIsA = srcIsA(srcHi, srcLo, dstHi, dstLo, l4);
         long ports = portsWord(l4, srcIsA);
         int hash = srcIsA ? hash(srcHi, srcLo, dstHi, dstLo, ports) : hash(dstHi, dstLo, srcHi, srcLo, ports);
@@ -186,7 +212,7 @@ public final class ConnectionTable {
             if (base >= 0 && (int) e[base + 6] == policyVersion) {
                 ruleId = (int) e[base + 5];
             } else if (base < 0) {
-                base = freeSlot(s, hash, nowMillis);
+                base = freeSlot(s, hash, nowMillis, rules, log);
                 if (base < 0) {
                     return FULL;
                 }
@@ -204,7 +230,13 @@ public final class ConnectionTable {
             e[base + 5] = ((long) state << 56) | ((srcIsA ? 1L : 0L) << 48) | (ruleId & 0xFFFF_FFFFL);
             e[base + 6] = ((long) nowMillis << 32) | (policyVersion & 0xFFFF_FFFFL);
             e[base + 7] = ((long) inPort << 32) | (outPort & 0xFFFF_FFFFL);
-            return ((long) ruleId << 32) | reference(s, base, srcIsA);
+            int first = reference(s, base, true);
+            Arrays.fill(counts, first * 2, first * 2 + 4, 0);
+            int reference = first | (srcIsA ? 0 : 1);
+            if (rules.logsId(ruleId)) {
+                count(reference, length);
+            }
+            return ((long) ruleId << 32) | reference;
         }
     }
 
@@ -225,6 +257,71 @@ public final class ConnectionTable {
         synchronized (s) {
             return (int) (s.entries[(slot - s.firstSlot) * WORDS + 5] >>> 56);
         }
+    }
+
+    /**
+     * Counts a packet of {@code length} bytes for the connection direction {@code reference}: the fast path's
+     * share of a logged connection's counts (the slow path counts in {@link #find}). No lock; a direction's
+     * packets come from the workers that own its queue.
+     */
+    public void count(int reference, int length) {
+        counts[reference * 2]++;
+        counts[reference * 2 + 1] += length;
+    }
+
+    /**
+     * Retires the timed-out connections among the next {@code budget} slots (continuing where the last sweep, of
+     * any worker, stopped), writing the TERM line of each whose rule is logged; returns the connections retired.
+     * Locks one stripe at a time for at most {@link #SWEEP_SLICE} slots.
+     */
+    public int sweep(int nowMillis, int budget, RuleSet rules, PacketLogWriter log) {
+        int retired = 0;
+        int perStripe = stripeMask + 1;
+        int slot = sweepCursor.getAndAdd(Math.min(budget, capacity)) & (capacity - 1);
+        for (int left = Math.min(budget, capacity); left > 0;) {
+            Stripe s = stripes[slot / perStripe];
+            int local = slot & stripeMask;
+            int n = Math.min(Math.min(left, SWEEP_SLICE), perStripe - local);
+            synchronized (s) {
+                long[] e = s.entries;
+                for (int i = 0; i < n; i++) {
+                    int base = (local + i) * WORDS;
+                    if ((e[base + 5] >>> 56) != 0 && !alive(s, base, nowMillis)) {
+                        timedOut(s, base, nowMillis, rules, log);
+                        forget(s, base, nowMillis);
+                        retired++;
+                    }
+                }
+            }
+            left -= n;
+            slot = (slot + n) & (capacity - 1);
+        }
+        return retired;
+    }
+
+    /** The TERM line of a connection that timed out, if it had not closed and its rule is logged. */
+    private void timedOut(Stripe s, int base, int nowMillis, RuleSet rules, PacketLogWriter log) {
+        long word = s.entries[base + 5];
+        if ((word >>> 56) != CLOSED && rules.logsId((int) word)) {
+            ended(s, base, PacketLogWriter.TIMEOUT, nowMillis, log);
+        }
+    }
+
+    /** Writes the TERM line of the connection at {@code base}, seen from its initiator. */
+    private void ended(Stripe s, int base, int reason, int nowMillis, PacketLogWriter log) {
+        long[] e = s.entries;
+        boolean initiatorIsA = ((e[base + 5] >>> 48) & 1) == 1;
+        long ports = e[base + 4];
+        int aPort = (int) (ports >>> 48);
+        int bPort = (int) (ports >>> 32) & 0xFFFF;
+        int from = initiatorIsA ? 0 : 2;
+        int to = initiatorIsA ? 2 : 0;
+        int out = reference(s, base, initiatorIsA) * 2;
+        int in = reference(s, base, !initiatorIsA) * 2;
+        log.ended(reason, (int) e[base + 5], (int) (e[base + 7] >>> 32), (int) e[base + 7], e[base + from],
+                e[base + from + 1], e[base + to], e[base + to + 1], initiatorIsA ? aPort : bPort,
+                initiatorIsA ? bPort : aPort, (int) (ports >>> 24) & 0xFF, (int) (ports >>> 16) & 0xFF, counts[out],
+                counts[in], counts[out + 1], counts[in + 1], nowMillis);
     }
 
     /** Live connections (approximate: expired entries count until their slot is reused). */
@@ -299,7 +396,7 @@ public final class ConnectionTable {
         s.live--;
     }
 
-    private int freeSlot(Stripe s, int hash, int nowMillis) {
+    private int freeSlot(Stripe s, int hash, int nowMillis, RuleSet rules, PacketLogWriter log) {
         long[] e = s.entries;
         int slot = hash & stripeMask;
         for (int i = 0; i < MAX_PROBES; i++) {
@@ -309,6 +406,7 @@ public final class ConnectionTable {
             }
             if (!alive(s, base, nowMillis)) {
                 if ((e[base + 5] >>> 56) != 0) {
+                    timedOut(s, base, nowMillis, rules, log);
                     s.live--; // an idle-expired connection; removed ones were already uncounted
                 }
                 return base;

@@ -4,6 +4,7 @@ import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.mbuf.PktHandle;
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.packet.FlowKey;
+import io.edp.engine.packetlog.PacketLogWriter;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -30,6 +31,8 @@ public final class IoChain {
     private static final int PROBED = -2;
 
     private final ActionTable actions;
+    /** The worker's packet log: the lines of logged rules' first packets, drops and connection ends. */
+    private final PacketLogWriter log;
     private final FragmentTable fragments = new FragmentTable();
     // the last probe's decision, the fields of an Action
     private int probedOutPort;
@@ -41,8 +44,9 @@ public final class IoChain {
     private int probedDropReason;
     private int probedRuleId;
 
-    public IoChain(ActionTable actions) {
+    public IoChain(ActionTable actions, PacketLogWriter log) {
         this.actions = actions;
+        this.log = log;
     }
 
     public ActionTable actions() {
@@ -138,7 +142,7 @@ public final class IoChain {
                 }
             } else {
                 decision = firewall(m, t, srcHi, srcLo, dstHi, dstLo, l4, FlowKey.tcpFlags(d, key), outPort,
-                        nowMillis, probe);
+                        nowMillis, probe, log);
                 if ((flags & FlowKey.FLAG_FRAGMENT) != 0 && !probe) {
                     fragments.record(srcHi, srcLo, dstHi, dstLo,
                             FragmentTable.datagram(m.fragmentId(), FlowKey.proto(l4), ipVersion), decision, nowMillis);
@@ -194,15 +198,18 @@ public final class IoChain {
      * {@code (drop reason + 1) << 32} when it drops. A live connection lets the packet through (after a rule
      * change, once re-checked in its initiator's direction); else the rules decide in the packet's direction, and
      * a packet they allow starts a connection. A drop never removes a connection: a reply the rules would drop
-     * still passes while its connection lives. A probe reads the connection table and changes nothing.
+     * still passes while its connection lives. A probe reads the connection table and changes nothing. A logged
+     * rule's drop, and the start of a connection under one, write a line to {@code log} (never when probing).
      */
     private static long firewall(Mbuf m, ForwardingTables t, long srcHi, long srcLo, long dstHi, long dstLo, long l4,
-            int tcpFlags, int outPort, int nowMillis, boolean probe) {
+            int tcpFlags, int outPort, int nowMillis, boolean probe, PacketLogWriter log) {
         ConnectionTable ct = t.connections();
         RuleSet rules = t.rules();
+        int length = m.dataLength();
         long found = probe
                 ? ct.peek(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, rules, t.policyVersion())
-                : ct.find(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, rules, t.policyVersion());
+                : ct.find(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, rules, t.policyVersion(), length,
+                        log);
         if (found != ConnectionTable.NOT_FOUND) {
             if (!probe) {
                 m.connection((int) found);
@@ -213,6 +220,10 @@ public final class IoChain {
         int ruleId = rule < 0 ? 0 : rules.id(rule);
         Verdict verdict = rule < 0 ? Verdict.ALLOW : rules.verdict(rule);
         if (verdict != Verdict.ALLOW) {
+            if (!probe && rules.logs(rule)) {
+                log.opened(verdict == Verdict.DROP ? PacketLogWriter.DROP : PacketLogWriter.REJECT, ruleId, srcHi,
+                        srcLo, dstHi, dstLo, l4, outPort, tcpFlags, length, nowMillis);
+            }
             return dropDecision(verdict == Verdict.DROP ? DropReason.FIREWALL_DROP : DropReason.FIREWALL_REJECT,
                     ruleId);
         }
@@ -220,9 +231,13 @@ public final class IoChain {
             return ruleId & 0xFFFF_FFFFL;
         }
         long connection = ct.insert(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, t.policyVersion(), ruleId,
-                FlowKey.inPort(l4), outPort);
+                FlowKey.inPort(l4), outPort, length, rules, log);
         if (connection == ConnectionTable.FULL) {
             return dropDecision(DropReason.CONNTRACK_FULL, ruleId);
+        }
+        if (rules.logsId((int) (connection >>> 32))) {
+            log.opened(PacketLogWriter.PASS, (int) (connection >>> 32), srcHi, srcLo, dstHi, dstLo, l4, outPort,
+                    tcpFlags, length, nowMillis);
         }
         m.connection((int) connection);
         return connection >>> 32;

@@ -38,6 +38,9 @@ public final class RuleSet {
     private final int[] dstPortTo;
     private final long[][] appliedTo;
     private final Verdict[] verdicts;
+    private final boolean[] logged;
+    /** The ids of the logged rules, sorted: a connection knows its rule by id. */
+    private final int[] loggedIds;
 
     // the tuples, in the order of their first rule: which fields they hash, with which prefix masks
     private final int tupleCount;
@@ -72,6 +75,7 @@ public final class RuleSet {
         dstPortTo = new int[n];
         appliedTo = new long[n][];
         verdicts = new Verdict[n];
+        logged = new boolean[n];
         int[] tupleOf = new int[n];
         var tupleBySignature = new HashMap<Long, Integer>();
         var tupleSizes = new ArrayList<Integer>();
@@ -100,6 +104,7 @@ public final class RuleSet {
             dstPortTo[i] = r.destinationPorts().to();
             appliedTo[i] = bitset(r);
             verdicts[i] = r.verdict();
+            logged[i] = r.log();
             long signature = (long) fields(i) << 16 | src.length() << 8 | dst.length();
             int tuple = tupleBySignature.computeIfAbsent(signature, key -> tupleBySignature.size());
             if (tuple == tupleSizes.size()) {
@@ -142,6 +147,7 @@ public final class RuleSet {
             next[i] = heads[bucket];
             heads[bucket] = i;
         }
+        loggedIds = rules.stream().filter(FirewallRule::log).mapToInt(FirewallRule::id).sorted().toArray();
     }
 
     /**
@@ -243,5 +249,20 @@ public final class RuleSet {
 
     public Verdict verdict(int index) {
         return verdicts[index];
+    }
+
+    /** Whether any rule is logged: when none is, the packet log costs nothing. */
+    public boolean logs() {
+        return loggedIds.length > 0;
+    }
+
+    /** Whether the rule at {@code index} is logged. */
+    public boolean logs(int index) {
+        return logged[index];
+    }
+
+    /** Whether the rule with id {@code ruleId} is logged (0, no rule, is not). */
+    public boolean logsId(int ruleId) {
+        return loggedIds.length > 0 && Arrays.binarySearch(loggedIds, ruleId) >= 0;
     }
 }

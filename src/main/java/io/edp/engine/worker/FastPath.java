@@ -129,13 +129,24 @@ final class FastPath {
                 g.tables().connections().touch(connection, nowMillis); // the hit keeps its connection alive
             }
             int actionIndex = c.actionIndex(slot);
-            verifier.onHit(m, g, nowMillis, ioChain, actions.get(actionIndex));
+            Action action = actions.get(actionIndex);
+            if (g.tables().rules().logs()) {
+                countLogged(c.connection(slot), action.ruleId(), m.dataLength(), g);
+            }
+            verifier.onHit(m, g, nowMillis, ioChain, action);
             return actionIndex;
         }
         cacheCounters[FlowCache.SLOW_PATH]++;
         missed = slot;
         missedHash = hash;
         return MISS;
+    }
+
+    /** A hit on a logged rule's connection counts towards the connection's TERM line, as the slow path would. */
+    private static void countLogged(int connection, int ruleId, int length, Generation g) {
+        if (connection != FlowCache.NO_CONNECTION && g.tables().rules().logsId(ruleId)) {
+            g.tables().connections().count(connection, length);
+        }
     }
 
     /**

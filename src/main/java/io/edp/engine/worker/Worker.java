@@ -8,6 +8,7 @@ import io.edp.engine.mbuf.MbufPool;
 import io.edp.engine.metrics.Counters;
 import io.edp.engine.nic.Doorbell;
 import io.edp.engine.packet.DropReason;
+import io.edp.engine.packetlog.PacketLogWriter;
 import io.edp.engine.reject.RejectReplies;
 import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.FragmentTable;
@@ -26,8 +27,8 @@ import java.util.function.Supplier;
  * A data-path worker (the seed's EnsNetWorld thread) as an Agrona-style duty cycle: {@link #doWork()} adopts a new
  * {@link Generation}, runs a control task from its {@link WorkerMailbox} (queue ownership, flushes), polls each
  * owned RX queue for a burst of up to 32 frames and hands it to its {@link BurstPipeline}, then sweeps a bounded
- * slice of its flow cache and walks another for the top-flows snapshot ({@link TopFlowPasses}). A packet meets, in
- * this order:
+ * slice of its flow cache and of the connection table and walks another slice of the cache for the top-flows
+ * snapshot ({@link TopFlowPasses}). A packet meets, in this order:
  * <pre>
  *   rx burst → parse → flow-cache lookup ({@link FastPath}) → miss path ({@link MissPath}, the IOChain)
  *            → install → rewrite / REJECT reply → tx burst ({@link Transmit})
@@ -73,6 +74,8 @@ public final class Worker implements Runnable {
     /** Flow-cache slots swept per iteration and per millisecond: a worker that slept sweeps what it owes. */
     private static final int SWEEP_BUDGET = 16;
     private static final int MAX_SWEEP_BUDGET = 1 << 17;
+    /** Connection-table slots swept per millisecond: a table of the default size once every 16 s per worker. */
+    private static final int CONNECTION_SWEEP_BUDGET = 16;
     private static final int ACTION_TABLE_CAPACITY = FlowCache.MAX_ACTIONS;
 
     private final int id;
@@ -98,6 +101,7 @@ public final class Worker implements Runnable {
     private final FlowVerifier verifier;
     private final TopFlowPasses topFlows = new TopFlowPasses();
     private final long startedNanos;
+    private final PacketLogWriter packetLog;
 
     private RxQueue[] queues = new RxQueue[0];
     private int queueCount;
@@ -116,7 +120,8 @@ public final class Worker implements Runnable {
     private record Sighting(long epoch, long atNanos) {
     }
 
-    public Worker(int id, int numaNode, Clock clock, MbufPool pool, Supplier<Generation> source) {
+    public Worker(int id, int numaNode, Clock clock, MbufPool pool, Supplier<Generation> source,
+            PacketLogWriter packetLog) {
         this.id = id;
         this.numaNode = numaNode;
         this.clock = clock;
@@ -126,8 +131,9 @@ public final class Worker implements Runnable {
         this.rejectReplies = new RejectReplies(pool);
         this.startedNanos = clock.nanoTime();
         this.verifier = new FlowVerifier(id);
+        this.packetLog = packetLog;
         Mbuf mbuf = new Mbuf(pool);
-        this.ioChain = new IoChain(actions);
+        this.ioChain = new IoChain(actions, packetLog);
         this.fastPath = new FastPath(actions, flowCacheCounters.values(), 0x9E3779B97F4A7C15L * (id + 1), verifier,
                 ioChain, flowMeter);
         this.pipeline = new BurstPipeline(clock, mbufs, mbuf, fastPath,
@@ -148,9 +154,10 @@ public final class Worker implements Runnable {
         return startedNanos;
     }
 
-    /** Heap a worker holds besides its flow cache: its action table and per-port counters. */
+    /** Heap a worker holds besides its flow cache: its action table, per-port counters and packet-log ring. */
     public static long fixedBytes() {
-        return ActionTable.bytes(ACTION_TABLE_CAPACITY) + FragmentTable.BYTES + (long) MAX_PORTS * 2 * Long.BYTES;
+        return ActionTable.bytes(ACTION_TABLE_CAPACITY) + FragmentTable.BYTES + (long) MAX_PORTS * 2 * Long.BYTES
+                + PacketLogWriter.bytes();
     }
 
     public Counters counters() {
@@ -413,21 +420,15 @@ public final class Worker implements Runnable {
         for (int i = 0; i < queueCount; i++) {
             work += pipeline.poll(queues[i], g, nowMillis);
         }
-        int budget = sweepBudget(nowMillis);
+        int owedMillis = (int) Math.clamp(nowMillis - sweptAtMillis, 0, MAX_SWEEP_BUDGET / SWEEP_BUDGET);
+        sweptAtMillis = nowMillis;
+        int budget = Math.max(SWEEP_BUDGET, owedMillis * SWEEP_BUDGET);
         fastPath.sweep(g, nowMillis, budget);
         flowMeter.sweep(nowMillis, budget);
+        g.tables().connections().sweep(nowMillis, owedMillis * CONNECTION_SWEEP_BUDGET, g.tables().rules(),
+                packetLog);
         topFlows.step(g.fastPath() ? fastPath.cache() : null, actions, g.number(), nowMillis, nowNanos);
         return work;
-    }
-
-    /**
-     * At least {@link #SWEEP_BUDGET} slots, and as many per millisecond since the last sweep: an idle worker that
-     * slept half a second sweeps as far as one that polled every millisecond would have.
-     */
-    private int sweepBudget(int nowMillis) {
-        long owed = (long) (nowMillis - sweptAtMillis) * SWEEP_BUDGET;
-        sweptAtMillis = nowMillis;
-        return (int) Math.clamp(owed, SWEEP_BUDGET, MAX_SWEEP_BUDGET);
     }
 
     private void adoptGeneration(Generation g) {

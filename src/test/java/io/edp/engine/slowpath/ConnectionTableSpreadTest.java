@@ -3,6 +3,7 @@ package io.edp.engine.slowpath;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.edp.engine.packet.FlowKey;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Found by {@code bench afpacket}: connections that differ only in their ports must spread over the table. */
@@ -17,7 +18,8 @@ class ConnectionTableSpreadTest {
         int full = 0;
         for (int sourcePort = 1000; sourcePort < 11_000; sourcePort++) {
             long l4 = FlowKey.l4Word(sourcePort, 4000, FlowKey.PROTO_UDP, 4, 1);
-            if (ct.insert(A, 0, B, 0, l4, 0, 0, 1, 1, 0, -1) == ConnectionTable.FULL) {
+            if (ct.insert(A, 0, B, 0, l4, 0, 0, 1, 1, 0, -1, 64, new RuleSet(List.of()), null)
+                    == ConnectionTable.FULL) {
                 full++;
             }
         }

@@ -52,11 +52,11 @@ class FirewallTest {
     private static final RuleSet ALLOW_ALL = new RuleSet(List.of());
 
     private static long find(ConnectionTable ct, long src, long dst, long l4, int flags, int now) {
-        return ct.find(src, 0, dst, 0, l4, flags, now, ALLOW_ALL, 1);
+        return ct.find(src, 0, dst, 0, l4, flags, now, ALLOW_ALL, 1, 64, null);
     }
 
     private static long insert(ConnectionTable ct, long src, long dst, long l4, int flags, int now) {
-        return ct.insert(src, 0, dst, 0, l4, flags, now, 1, 7, FlowKey.inPort(l4), -1);
+        return ct.insert(src, 0, dst, 0, l4, flags, now, 1, 7, FlowKey.inPort(l4), -1, 64, ALLOW_ALL, null);
     }
 
     @Test
@@ -76,19 +76,19 @@ class FirewallTest {
     void aRuleChangeRechecksAConnectionInItsInitiatorsDirectionWhicheverWayThePacketGoes() {
         ConnectionTable ct = new ConnectionTable(1024);
         int v1 = ct.policyVersion(List.of());
-        ct.insert(A, 0, B, 0, udp(1000, 53, 0), 0, 0, v1, 0, 0, -1);
+        ct.insert(A, 0, B, 0, udp(1000, 53, 0), 0, 0, v1, 0, 0, -1, 64, ALLOW_ALL, null);
         List<FirewallRule> allowAtoB = List.of(FirewallRule.of(1, "10.0.0.1/32", "any", 0, Verdict.ALLOW),
                 FirewallRule.of(99, "any", "any", 0, Verdict.DROP));
         int v2 = ct.policyVersion(allowAtoB);
         assertThat(ct.policyVersion(allowAtoB)).as("the same rules keep their version").isEqualTo(v2);
         assertThat(v2).isNotEqualTo(v1);
         // the reply comes first: the re-check sees A's packet, which rule 1 allows
-        long reply = ct.find(B, 0, A, 0, udp(53, 1000, 2), 0, 10, new RuleSet(allowAtoB), v2);
+        long reply = ct.find(B, 0, A, 0, udp(53, 1000, 2), 0, 10, new RuleSet(allowAtoB), v2, 64, null);
         assertThat(reply >>> 32).isEqualTo(1);
 
         List<FirewallRule> dropAll = List.of(FirewallRule.of(99, "any", "any", 0, Verdict.DROP));
         int v3 = ct.policyVersion(dropAll);
-        assertThat(ct.find(B, 0, A, 0, udp(53, 1000, 2), 0, 20, new RuleSet(dropAll), v3))
+        assertThat(ct.find(B, 0, A, 0, udp(53, 1000, 2), 0, 20, new RuleSet(dropAll), v3, 64, null))
                 .isEqualTo(ConnectionTable.NOT_FOUND);
         assertThat(ct.size()).isZero();
     }
@@ -128,14 +128,17 @@ class FirewallTest {
     @Test
     void aRestartKeepsTheConnectionsRuleUnderTheSamePolicyAndTakesTheNewOneAfterAChange() {
         ConnectionTable ct = new ConnectionTable(1024);
-        long first = ct.insert(A, 0, B, 0, tcp(40000, 80), FlowKey.TCP_SYN, 0, 1, 7, 0, -1);
+        long first = ct.insert(A, 0, B, 0, tcp(40000, 80), FlowKey.TCP_SYN, 0, 1, 7, 0, -1,
+                64, ALLOW_ALL, null);
         find(ct, B, A, tcp(80, 40000), FlowKey.TCP_RST, 1_000);
         // the responder's SYN meets rule 9 in its own direction; the connection stays rule 7's
-        long restart = ct.insert(B, 0, A, 0, tcp(80, 40000), FlowKey.TCP_SYN, 2_000, 1, 9, 1, -1);
+        long restart = ct.insert(B, 0, A, 0, tcp(80, 40000), FlowKey.TCP_SYN, 2_000, 1, 9, 1, -1,
+                64, ALLOW_ALL, null);
         assertThat(restart >>> 32).isEqualTo(7);
         assertThat((int) restart).as("the same connection, the responder's direction").isEqualTo((int) first ^ 1);
         find(ct, A, B, tcp(40000, 80), FlowKey.TCP_RST, 3_000);
-        long underNewPolicy = ct.insert(A, 0, B, 0, tcp(40000, 80), FlowKey.TCP_SYN, 4_000, 2, 9, 0, -1);
+        long underNewPolicy = ct.insert(A, 0, B, 0, tcp(40000, 80), FlowKey.TCP_SYN, 4_000, 2, 9, 0, -1,
+                64, ALLOW_ALL, null);
         assertThat(underNewPolicy >>> 32).isEqualTo(9);
     }
 
