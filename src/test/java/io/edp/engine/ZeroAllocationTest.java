@@ -3,6 +3,8 @@ package io.edp.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.edp.engine.nic.loopback.TrafficGenerator;
+import io.edp.engine.packetlog.PacketLogConfig;
+import io.edp.engine.packetlog.PacketLogStats;
 import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.Verdict;
 import io.edp.engine.telemetry.IpfixConfig;
@@ -21,7 +23,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * After warm-up the worker thread allocates nothing per packet: not on the fast path, not on the IOChain, not
  * when it answers (or, over its rate limit, declines to answer) packets of a REJECT rule, not when the live
  * verifier re-evaluates a fast-path hit, not when it counts flows for IPFIX and hands records to the exporter
- * (short flow timeouts, so records leave while it is measured).
+ * (short flow timeouts, so records leave while it is measured), not when it logs (or, over its rate limit,
+ * suppresses) the lines of logged rules and counts the hits of their connections for the packet log.
  */
 class ZeroAllocationTest {
 
@@ -32,11 +35,13 @@ class ZeroAllocationTest {
     void theWorkerAllocatesNoBytesPerPacketAfterWarmUp(Mode mode) throws IOException {
         var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         // one destination of the sixteen is rejected: its UDP, TCP and ICMP flows get replies (100/s) or none
-        // and the live verifier re-evaluates every fast-path hit
+        // and the live verifier re-evaluates every fast-path hit; both rules are logged
         try (DatagramChannel collector = DatagramChannel.open()
                 .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             EngineConfig config = TestTopology.config(mode)
-                    .rule(FirewallRule.of(1, "any", "10.128.3.0/24", 0, Verdict.REJECT))
+                    .rule(FirewallRule.of(1, "any", "10.128.3.0/24", 0, Verdict.REJECT).withLog(true))
+                    .rule(FirewallRule.of(2, "any", "any", 0, Verdict.ALLOW).withLog(true))
+                    .packetLog(PacketLogConfig.to(List.of(), null))
                     .flowCache(FlowCacheConfig.DEFAULT.withVerifierSampleRate(1))
                     .ipfix(IpfixConfig.to(List.of((InetSocketAddress) collector.getLocalAddress()), 1)
                             .withTimeouts(50, 20))
@@ -52,6 +57,7 @@ class ZeroAllocationTest {
             Await.until("warm-up", () -> engine.stats().txPackets() > 200_000, Duration.ofSeconds(30));
             long worker = engine.workerThreadIds()[0];
             EngineStats start = engine.stats();
+            PacketLogStats logStart = engine.packetLog().stats();
             // a per-packet allocation shows in every window of 300,000 packets; a one-off one of the JVM (objects
             // rematerialised when compiled code deoptimises, seen at 168-184 bytes on a loaded machine) in one
             // window at most, so the worker has up to three windows to show a clean one
@@ -67,6 +73,7 @@ class ZeroAllocationTest {
             }
             EngineStats stats = engine.stats();
             long records = engine.ipfixStats().recordsExported();
+            PacketLogStats log = engine.packetLog().stats();
             generator.stop();
             System.out.printf("zero allocation, %s: %s%n", mode, windows);
 
@@ -81,6 +88,8 @@ class ZeroAllocationTest {
                     .isGreaterThan(start.rejectReplies().sent());
             assertThat(stats.rejectReplies().rateLimited()).as("replies declined while measured")
                     .isGreaterThan(start.rejectReplies().rateLimited());
+            assertThat(log.queued()).as("lines logged while measured").isGreaterThan(logStart.queued());
+            assertThat(log.suppressed()).as("lines suppressed while measured").isGreaterThan(logStart.suppressed());
         }
     }
 }
