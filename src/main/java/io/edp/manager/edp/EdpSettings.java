@@ -11,11 +11,13 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.edp.engine.config.ConfigRules;
 import io.edp.engine.FlowCacheConfig;
 import io.edp.engine.Mode;
+import io.edp.engine.packetlog.PacketLogConfig;
 import io.edp.engine.telemetry.IpfixConfig;
 import io.edp.engine.tlb.TlbConfig;
 import io.edp.manager.api.FieldProblem;
 import io.edp.manager.api.InvalidRequestException;
 import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -54,8 +56,7 @@ public record EdpSettings(
         @Schema(description = "A new queue assignment is applied only if it lowers the peak load by this much",
                 example = "25")
         @Min(0) @Max(100) Integer tlbImprovementPercent,
-        @Schema(description = "Reserved: DFW rule-hit logging", example = "false")
-        Boolean telemetryDfwLogging,
+        @Valid DfwLoggingSettings dfwLogging,
         @Schema(description = "IPFIX flow export to every IPFIX collector (/api/v1/ipfix-collectors); see "
                 + "docs/telemetry.md", example = "false")
         Boolean telemetryIpfix,
@@ -73,7 +74,7 @@ public record EdpSettings(
 
     /** The seed's defaults; workersPerNumaNode stays null: it depends on the host's NICs. */
     public static final EdpSettings DEFAULTS = new EdpSettings(Mode.LEGACY.name(), null, 131_072, 90, 150, 0, true, 4,
-            70, 25, false, false, IpfixConfig.DEFAULT_ACTIVE_TIMEOUT_MILLIS / 1000,
+            70, 25, DfwLoggingSettings.DEFAULTS, false, IpfixConfig.DEFAULT_ACTIVE_TIMEOUT_MILLIS / 1000,
             IpfixConfig.DEFAULT_IDLE_TIMEOUT_MILLIS / 1000, 0, IpfixConfig.DEFAULT_MAX_FLOWS, 0L);
 
     /** The engine's names of the settings ({@link ConfigRules}) and the API's. */
@@ -101,7 +102,7 @@ public record EdpSettings(
                 tlbIntervalSeconds != null ? tlbIntervalSeconds : base.tlbIntervalSeconds,
                 tlbThresholdPercent != null ? tlbThresholdPercent : base.tlbThresholdPercent,
                 tlbImprovementPercent != null ? tlbImprovementPercent : base.tlbImprovementPercent,
-                telemetryDfwLogging != null ? telemetryDfwLogging : base.telemetryDfwLogging,
+                DfwLoggingSettings.over(dfwLogging, base.dfwLogging),
                 telemetryIpfix != null ? telemetryIpfix : base.telemetryIpfix,
                 ipfixActiveTimeoutSeconds != null ? ipfixActiveTimeoutSeconds : base.ipfixActiveTimeoutSeconds,
                 ipfixIdleTimeoutSeconds != null ? ipfixIdleTimeoutSeconds : base.ipfixIdleTimeoutSeconds,
@@ -138,6 +139,11 @@ public record EdpSettings(
                 TlbConfig.DEFAULTS.historySize());
     }
 
+    /** The packet log as the engine takes it, sending to {@code servers}; only call on effective settings. */
+    public PacketLogConfig packetLogConfig(List<PacketLogConfig.SyslogServer> servers) {
+        return dfwLogging.engineConfig(servers);
+    }
+
     /**
      * Checks the fields that are set against the engine's own rules ({@link ConfigRules}), so that what is accepted
      * an engine can run, plus the mode's name; returns the settings with the mode in its canonical name, or throws
@@ -153,6 +159,9 @@ public record EdpSettings(
                 problems.add(new FieldProblem(prefix + "mode", e.getMessage()));
             }
         }
+        if (dfwLogging != null) {
+            dfwLogging.check(prefix, problems);
+        }
         if (ipfixMaxFlows != null && Integer.bitCount(ipfixMaxFlows) != 1) {
             problems.add(new FieldProblem(prefix + "ipfixMaxFlows", "must be a power of two: " + ipfixMaxFlows));
         }
@@ -165,7 +174,7 @@ public record EdpSettings(
         }
         return new EdpSettings(canonicalMode, workersPerNumaNode == null ? null : new TreeMap<>(workersPerNumaNode),
                 flowCacheSize, flowExpiryMinSeconds, flowExpiryMaxSeconds, verifierSampleRate, tlbEnabled, tlbIntervalSeconds,
-                tlbThresholdPercent, tlbImprovementPercent, telemetryDfwLogging, telemetryIpfix,
+                tlbThresholdPercent, tlbImprovementPercent, dfwLogging, telemetryIpfix,
                 ipfixActiveTimeoutSeconds, ipfixIdleTimeoutSeconds, ipfixSampling, ipfixMaxFlows,
                 ipfixObservationDomainId);
     }

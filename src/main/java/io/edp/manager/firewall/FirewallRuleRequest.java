@@ -29,5 +29,9 @@ public record FirewallRuleRequest(
                 + "names, at most 1,024; left out or empty: everywhere. On a host with none of them the rule is not "
                 + "installed"), maxItems = 1024,
                 schema = @Schema(example = "00:50:56:aa:bb:01"))
-        @Size(max = 1024) List<@NotBlank @Size(max = 63) String> appliedTo) {
+        @Size(max = 1024) List<@NotBlank @Size(max = 63) String> appliedTo,
+        @Schema(description = "Write a packet-log line for each connection the rule starts and for its end, and "
+                + "for each packet it drops (when the host's dfwLogging is enabled); left out: false",
+                example = "true")
+        Boolean log) {
 }

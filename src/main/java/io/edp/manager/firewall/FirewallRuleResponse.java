@@ -18,6 +18,8 @@ public record FirewallRuleResponse(
         @Schema(example = "23") String destinationPorts,
         @Schema(example = "DROP") String action,
         @Schema(description = "Virtual NIC MACs or physical NIC names; empty: everywhere") List<String> appliedTo,
+        @Schema(description = "Whether the rule's connections and drops are packet-logged", example = "true")
+        boolean log,
         @Schema(description = "Version of the resource, also sent as its ETag", example = "0") long version)
         implements Versioned {
 

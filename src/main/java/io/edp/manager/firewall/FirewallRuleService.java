@@ -35,7 +35,7 @@ public class FirewallRuleService {
 
     private static final String SELECT = """
             SELECT id, name, priority, source, destination, protocol, source_ports, destination_ports, action,
-                   applied_to, version FROM firewall_rule""";
+                   applied_to, log, version FROM firewall_rule""";
     private static final String ORDER = " ORDER BY priority, id";
 
     private final JdbcClient jdbc;
@@ -49,9 +49,9 @@ public class FirewallRuleService {
         refuseTakenName(rule);
         long id = jdbc.sql("""
                         INSERT INTO firewall_rule (name, priority, source, destination, protocol, source_ports,
-                                                   destination_ports, action, applied_to, version)
+                                                   destination_ports, action, applied_to, log, version)
                         VALUES (:name, :priority, :source, :destination, :protocol, :sourcePorts, :destinationPorts,
-                                :action, :appliedTo, 0) RETURNING id""")
+                                :action, :appliedTo, :log, 0) RETURNING id""")
                 .paramSource(parameters(rule))
                 .query(Long.class).single();
         return get(id);
@@ -89,7 +89,7 @@ public class FirewallRuleService {
                         UPDATE firewall_rule SET name = :name, priority = :priority, source = :source,
                                destination = :destination, protocol = :protocol, source_ports = :sourcePorts,
                                destination_ports = :destinationPorts, action = :action, applied_to = :appliedTo,
-                               version = version + 1
+                               log = :log, version = version + 1
                          WHERE id = :id""")
                 .paramSource(parameters(rule))
                 .update();
@@ -148,7 +148,8 @@ public class FirewallRuleService {
                                 ? target.toLowerCase(Locale.ROOT) : target)
                         .distinct().sorted().toList();
         return new FirewallRuleResponse(id, request.name(), request.priority(), request.source().strip(),
-                request.destination().strip(), protocol, sourcePorts, destinationPorts, action, appliedTo, version);
+                request.destination().strip(), protocol, sourcePorts, destinationPorts, action, appliedTo,
+                Boolean.TRUE.equals(request.log()), version);
     }
 
     private static Cidr cidr(String text, String field, List<FieldProblem> problems) {
@@ -185,14 +186,15 @@ public class FirewallRuleService {
                 .addValue("sourcePorts", r.sourcePorts())
                 .addValue("destinationPorts", r.destinationPorts())
                 .addValue("action", r.action())
-                .addValue("appliedTo", r.appliedTo().toArray(String[]::new));
+                .addValue("appliedTo", r.appliedTo().toArray(String[]::new))
+                .addValue("log", r.log());
     }
 
     private static FirewallRuleResponse row(ResultSet rs, int rowNum) throws SQLException {
         return new FirewallRuleResponse(rs.getLong("id"), rs.getString("name"), rs.getInt("priority"),
                 rs.getString("source"), rs.getString("destination"), Protocol.valueOf(rs.getString("protocol")),
                 rs.getString("source_ports"), rs.getString("destination_ports"), rs.getString("action"),
-                List.of((String[]) rs.getArray("applied_to").getArray()), rs.getLong("version"));
+                List.of((String[]) rs.getArray("applied_to").getArray()), rs.getBoolean("log"), rs.getLong("version"));
     }
 
     private static NotFoundException notFound(long id) {

@@ -19,6 +19,8 @@ import io.edp.manager.edp.EdpSettings;
 import io.edp.manager.edp.HostEdpService;
 import io.edp.manager.firewall.FirewallRuleResponse;
 import io.edp.manager.firewall.FirewallRuleService;
+import io.edp.manager.packetlog.SyslogServerResponse;
+import io.edp.manager.packetlog.SyslogServerService;
 import io.edp.manager.host.pnic.DriverSettings;
 import io.edp.manager.routing.RouteService;
 import io.edp.manager.telemetry.IpfixCollectorService;
@@ -40,15 +42,17 @@ class DesiredState {
     private final FirewallRuleService firewall;
     private final RouteService routing;
     private final IpfixCollectorService ipfixCollectors;
+    private final SyslogServerService syslogServers;
     private final EngineProperties engines;
 
     DesiredState(JdbcClient jdbc, HostEdpService edp, FirewallRuleService firewall, RouteService routing,
-                 IpfixCollectorService ipfixCollectors, EngineProperties engines) {
+                 IpfixCollectorService ipfixCollectors, SyslogServerService syslogServers, EngineProperties engines) {
         this.jdbc = jdbc;
         this.ipfixCollectors = ipfixCollectors;
         this.edp = edp;
         this.firewall = firewall;
         this.routing = routing;
+        this.syslogServers = syslogServers;
         this.engines = engines;
     }
 
@@ -102,6 +106,8 @@ class DesiredState {
                 .flowCache(settings.flowCacheConfig())
                 .tlb(settings.tlbConfig())
                 .ipfix(settings.ipfixConfig(ipfixCollectors.all()))
+                .packetLog(settings.packetLogConfig(syslogServers.all().stream()
+                        .map(SyslogServerResponse::engineServer).toList()))
                 .mbufs(engines.mbufs())
                 .conntrackCapacity(engines.conntrackCapacity());
         workers.forEach(config::workers);
@@ -181,6 +187,6 @@ class DesiredState {
         }
         return Optional.of(new FirewallRule(Math.toIntExact(rule.id()), rule.source(), rule.destination(),
                 rule.protocol().number(), rule.sourcePortRange(), rule.destinationPortRange(), appliedTo,
-                Verdict.valueOf(rule.action())));
+                Verdict.valueOf(rule.action()), rule.log()));
     }
 }

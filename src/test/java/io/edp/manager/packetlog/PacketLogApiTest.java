@@ -1,0 +1,176 @@
+package io.edp.manager.packetlog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+
+import com.jayway.jsonpath.JsonPath;
+import io.edp.manager.ManagerTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.web.servlet.ResultActions;
+
+/**
+ * The packet log's control plane: syslog servers as a global resource (ETags, problem details, every host's
+ * generation), the firewall rules' log flag, the dfwLogging settings (inherited and checked like every EDP
+ * setting), and a host's packet-log statistics and metrics from its running engine.
+ */
+class PacketLogApiTest extends ManagerTest {
+
+    private static final String SERVERS = "/api/v1/syslog-servers";
+
+    @Autowired
+    private JdbcTemplate jdbc;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void syslogServersAreVersionedCheckedAndPushedToEveryHost() throws Exception {
+        var hosts = List.of(createHost("esx-syslog-1"), createHost("esx-syslog-2"));
+        var before = generations(hosts);
+        var created = created(SERVERS, "{\"host\": \"Syslog.Example.com\", \"transport\": \"udp\"}");
+        int id = JsonPath.read(created, "$.id");
+        assertThat(JsonPath.<Integer>read(created, "$.port")).isEqualTo(514);
+        assertThat(JsonPath.<String>read(created, "$.host")).isEqualTo("syslog.example.com");
+        assertThat(generations(hosts)).containsExactly(before.get(0) + 1, before.get(1) + 1);
+
+        mvc.perform(get(SERVERS + "/" + id).with(viewer()))
+                .andExpect(status().isOk())
+                .andExpect(header().string("ETag", "\"0\""))
+                .andExpect(jsonPath("$.transport").value("UDP"));
+        var identical = "{\"host\": \"syslog.example.com\", \"port\": 514, \"transport\": \"UDP\"}";
+        replace(id, "\"0\"", identical).andExpect(status().isOk()).andExpect(header().string("ETag", "\"0\""));
+        assertThat(generations(hosts)).as("an identical PUT bumps nothing")
+                .containsExactly(before.get(0) + 1, before.get(1) + 1);
+        replace(id, "\"0\"", "{\"host\": \"syslog.example.com\", \"port\": 6514, \"transport\": \"TCP\"}")
+                .andExpect(status().isOk()).andExpect(header().string("ETag", "\"1\""));
+        replace(id, "\"0\"", identical)
+                .andExpect(status().isPreconditionFailed())
+                .andExpect(header().string("Content-Type", "application/problem+json"));
+
+        mvc.perform(post(SERVERS).with(operator()).contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"host\": \"syslog.example.com\", \"port\": 6514, \"transport\": \"TCP\"}"))
+                .andExpect(status().isConflict())
+                .andExpect(header().string("Content-Type", "application/problem+json"));
+        mvc.perform(post(SERVERS).with(operator()).contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"host\": \"a host\", \"port\": 70000, \"transport\": \"SCTP\"}"))
+                .andExpect(status().isBadRequest())
+                .andExpect(header().string("Content-Type", "application/problem+json"));
+        mvc.perform(post(SERVERS).with(viewer()).contentType(MediaType.APPLICATION_JSON).content(identical))
+                .andExpect(status().isForbidden());
+
+        mvc.perform(get(SERVERS + "?host=syslog.example.com").with(viewer()))
+                .andExpect(jsonPath("$.items.length()").value(1))
+                .andExpect(jsonPath("$.items[0].port").value(6514));
+        mvc.perform(delete(SERVERS + "/" + id).with(operator()).header("If-Match", "\"1\""))
+                .andExpect(status().isNoContent());
+        mvc.perform(get(SERVERS + "/" + id).with(viewer())).andExpect(status().isNotFound());
+    }
+
+    @Test
+    void dfwLoggingIsInheritedFieldByFieldAndChecked() throws Exception {
+        var hostId = createHost("esx-dfwlog-settings");
+        created("/api/v1/edp-profiles", """
+                {"name": "logged", "settings": {"dfwLogging": {"enabled": true, "linesPerSecond": 50}}}""");
+        putEdp(hostId, """
+                {"profile": "logged", "settings": {"dfwLogging": {"file": "/var/log/edp/dfwpktlogs.log"}}}""")
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.effective.dfwLogging.enabled").value(true))
+                .andExpect(jsonPath("$.effective.dfwLogging.linesPerSecond").value(50))
+                .andExpect(jsonPath("$.effective.dfwLogging.file").value("/var/log/edp/dfwpktlogs.log"))
+                .andExpect(jsonPath("$.effective.dfwLogging.fileCount").value(5));
+        putEdp(hostId, """
+                {"settings": {"dfwLogging": {"linesPerSecond": 0, "file": "relative.log"}}}""")
+                .andExpect(status().isBadRequest())
+                .andExpect(header().string("Content-Type", "application/problem+json"));
+        putEdp(hostId, """
+                {"settings": {"dfwLogging": {"file": "relative.log"}}}""")
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.errors[0].field").value("settings.dfwLogging.file"));
+        mvc.perform(get("/api/v1/hosts/" + hostId + "/edp").with(viewer()))
+                .andExpect(jsonPath("$.effective.dfwLogging.linesPerSecond").value(50));
+    }
+
+    @Test
+    void aLoggedRuleWritesOneLinePerFlowToTheFileAndTheStatsCountThem() throws Exception {
+        var hostId = hostWithAVm("esx-dfwlog");
+        var file = dir.resolve("dfwpktlogs.log");
+        var rule = created("/api/v1/firewall/rules", """
+                {"name": "logged", "priority": 1, "source": "any", "destination": "any", "protocol": "ANY",
+                 "action": "ALLOW", "log": true}""");
+        assertThat(JsonPath.<Boolean>read(rule, "$.log")).isTrue();
+        putEdp(hostId.toString(), """
+                {"settings": {"mode": "EDP_STANDARD", "dfwLogging": {"enabled": true, "file": "%s"}}}"""
+                .formatted(file)).andExpect(status().isOk());
+        await("the fast path to run", () -> body("/api/v1/hosts/" + hostId + "/stats/flow-cache"),
+                flowCache -> flowCache.contains("\"mode\":\"EDP_STANDARD\""));
+        mvc.perform(post("/api/v1/hosts/" + hostId + "/traffic").with(operator())
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("""
+                                {"nic": "vmnic0", "flows": 100, "packets": 10000,
+                                 "destinationMac": "00:50:56:aa:bb:01"}"""))
+                .andExpect(status().isCreated());
+
+        // 100 flows: 100 connections start (the other 9,900 frames are their middle packets), each logged at the
+        // VM's interface as it arrives there
+        await("100 lines written", () -> body("/api/v1/hosts/" + hostId + "/stats/packet-log"),
+                log -> JsonPath.<Integer>read(log, "$.linesWritten") == 100);
+        mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/packet-log").with(viewer()))
+                .andExpect(jsonPath("$.enabled").value(true))
+                .andExpect(jsonPath("$.linesQueued").value(100))
+                .andExpect(jsonPath("$.linesSuppressed").value(0))
+                .andExpect(jsonPath("$.outputErrors").value(0));
+        await("the lines in the file", () -> Files.exists(file) ? Files.readAllLines(file) : List.<String>of(),
+                lines -> lines.size() == 100);
+        assertThat(Files.readAllLines(file)).allSatisfy(line -> assertThat(line)
+                .matches("\\S+Z web-eth1 INET match PASS " + JsonPath.read(rule, "$.id") + " IN \\d+ UDP .*"));
+        assertThat(body("/actuator/prometheus")).containsPattern("edp_packetlog_queued_total\\{host=\"esx-dfwlog\","
+                + "host_id=\"" + hostId + "\"} 100");
+        mvc.perform(get("/api/v1/hosts/" + UUID.randomUUID() + "/stats/packet-log").with(viewer()))
+                .andExpect(status().isNotFound());
+    }
+
+    private UUID hostWithAVm(String name) throws Exception {
+        var hostId = createHost(name);
+        create("/api/v1/hosts/" + hostId + "/pnics", """
+                {"name": "vmnic0", "numaNode": 0, "speedMbps": 25000, "rxQueues": 1, "rss": false,
+                 "driver": {"kind": "loopback"}}""");
+        var vm = createVm(hostId, "web");
+        create("/api/v1/hosts/" + hostId + "/vms/" + vm + "/vnics", """
+                {"mac": "00:50:56:aa:bb:01", "vlan": 0, "adapterType": "VMXNET3", "rxQueues": 1}""");
+        return hostId;
+    }
+
+    private ResultActions replace(int id, String ifMatch, String json) throws Exception {
+        return mvc.perform(put(SERVERS + "/" + id).with(operator()).header("If-Match", ifMatch)
+                .contentType(MediaType.APPLICATION_JSON).content(json));
+    }
+
+    private ResultActions putEdp(Object hostId, String json) throws Exception {
+        return mvc.perform(put("/api/v1/hosts/" + hostId + "/edp").with(operator())
+                .contentType(MediaType.APPLICATION_JSON).content(json));
+    }
+
+    private String body(String path) throws Exception {
+        return mvc.perform(get(path).with(viewer())).andReturn().getResponse().getContentAsString();
+    }
+
+    private List<Long> generations(List<UUID> hosts) {
+        return hosts.stream().map(host -> jdbc.queryForObject(
+                "SELECT desired_generation FROM host_realization WHERE host_id = ?", Long.class, host)).toList();
+    }
+}
