@@ -65,6 +65,7 @@ class FastEqualsSlowPropertyTest {
     private static final LongAdder EVENTS = new LongAdder();
     private static final LongAdder FRAMES = new LongAdder();
     private static final LongAdder VERIFIER_CHECKS = new LongAdder();
+    private static final LongAdder LOG_LINES = new LongAdder();
 
     /** The runs this property's sequences opened (a chain that fails midway does not hand back its state). */
     private final List<SequenceRun> opened = new ArrayList<>();
@@ -85,6 +86,7 @@ class FastEqualsSlowPropertyTest {
             EVENTS.add(sequence.transformations().size());
             for (SequenceRun run : opened) {
                 FRAMES.add(run.frames());
+                LOG_LINES.add(run.loggedLines());
                 run.close();
             }
             opened.clear();
@@ -95,8 +97,8 @@ class FastEqualsSlowPropertyTest {
     static void summary() {
         if (SEQUENCES.sum() > 0) {
             System.out.printf("fast equals slow: %d sequences, %d events, %d frames through both engines, "
-                    + "%d fast-path hits verified live%n", SEQUENCES.sum(), EVENTS.sum(), FRAMES.sum(),
-                    VERIFIER_CHECKS.sum());
+                    + "%d fast-path hits verified live, %d packet-log lines alike%n", SEQUENCES.sum(), EVENTS.sum(),
+                    FRAMES.sum(), VERIFIER_CHECKS.sum(), LOG_LINES.sum());
         }
     }
 

@@ -42,6 +42,8 @@ final class SequenceRun implements AutoCloseable {
     /** Per engine ([under test, reference]): datagrams whose first fragment the firewall dropped. */
     private final List<Set<String>> blockedDatagrams = List.of(new HashSet<>(), new HashSet<>());
     private int frames;
+    /** Packet-log lines the engine under test wrote, each compared with the reference's. */
+    private int loggedLines;
     private long seconds;
 
     SequenceRun(EngineConfig config, List<Flow> flows) {
@@ -58,6 +60,11 @@ final class SequenceRun implements AutoCloseable {
         return frames;
     }
 
+    /** Packet-log lines compared so far. */
+    int loggedLines() {
+        return loggedLines;
+    }
+
     void run(List<? extends ModelEvent> events) {
         for (ModelEvent e : events) {
             run(e);
@@ -72,6 +79,7 @@ final class SequenceRun implements AutoCloseable {
                 log(a);
                 seconds += a.seconds();
                 List<List<String>> logged = engines.advance(Duration.ofSeconds(a.seconds()));
+                loggedLines += logged.get(0).size();
                 if (!logged.get(0).equals(logged.get(1))) {
                     fail(mode(0) + " logged differently from " + mode(1) + " as the clock moved:\n   " + mode(0)
                             + ": " + logged.get(0) + "\n   " + mode(1) + ": " + logged.get(1));
@@ -155,6 +163,7 @@ final class SequenceRun implements AutoCloseable {
     }
 
     private void check(Outcome[] outcomes) {
+        loggedLines += outcomes[0].logged().size();
         if (!outcomes[0].equals(outcomes[1])) {
             fail(mode(0) + " differs from " + mode(1) + ":\n   " + mode(0) + ": " + outcomes[0] + "\n   " + mode(1)
                     + ": " + outcomes[1]);

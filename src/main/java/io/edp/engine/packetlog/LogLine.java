@@ -1,9 +1,6 @@
 package io.edp.engine.packetlog;
 
 import io.edp.engine.packet.FlowKey;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -120,11 +117,34 @@ final class LogLine {
                     .append('.').append(a & 0xFF);
             return;
         }
-        try {
-            line.append(InetAddress.getByAddress(ByteBuffer.allocate(16).putLong(hi).putLong(lo).array())
-                    .getHostAddress());
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException(e); // 16 bytes are always an address
+        // RFC 5952: lower-case hex groups, the longest run of two or more zero groups (the first of equals) as ::
+        int[] groups = new int[8];
+        for (int i = 0; i < 8; i++) {
+            groups[i] = (int) ((i < 4 ? hi >>> (48 - 16 * i) : lo >>> (48 - 16 * (i - 4))) & 0xFFFF);
+        }
+        int bestStart = -1;
+        int bestLength = 1;
+        for (int i = 0; i < 8;) {
+            int j = i;
+            while (j < 8 && groups[j] == 0) {
+                j++;
+            }
+            if (j - i > bestLength) {
+                bestStart = i;
+                bestLength = j - i;
+            }
+            i = j == i ? i + 1 : j;
+        }
+        for (int i = 0; i < 8; i++) {
+            if (i == bestStart) {
+                line.append("::");
+                i += bestLength - 1;
+                continue;
+            }
+            if (i > 0 && i != bestStart + bestLength) {
+                line.append(':');
+            }
+            line.append(Integer.toHexString(groups[i]));
         }
     }
 }

@@ -59,11 +59,20 @@ class PacketLogFormatTest {
         assertThat(lines(w)).containsExactly(
                 "2026-12-03T05:30:00.125Z vm-a-eth0 INET match PASS 1001 OUT 74 TCP 10.0.0.1/40000->10.0.0.2/80 S",
                 "2026-12-03T05:30:00.125Z vm-a-eth0 INET match DROP 8 IN 60 UDP 10.0.0.2/53->10.0.0.1/4000",
-                "2026-12-03T05:30:00.125Z uplink0 INET6 match REJECT 9 IN 70 IPV6-ICMP fd00:0:0:0:0:0:0:2->"
-                        + "fd00:0:0:0:0:0:0:1",
+                "2026-12-03T05:30:00.125Z uplink0 INET6 match REJECT 9 IN 70 IPV6-ICMP fd00::2->fd00::1",
                 "2026-12-03T05:30:00.125Z vm-a-eth0 INET TERM 1001 OUT TCP FIN 10.0.0.1/40000->10.0.0.2/80 6/5 480/1900",
-                "2026-12-03T05:30:00.125Z vm-a-eth0 INET6 TERM 7 OUT UDP TIMEOUT fd00:0:0:0:0:0:0:1/1000->"
-                        + "fd00:0:0:0:0:0:0:2/53 1/0 80/0");
+                "2026-12-03T05:30:00.125Z vm-a-eth0 INET6 TERM 7 OUT UDP TIMEOUT fd00::1/1000->fd00::2/53 1/0 80/0");
+    }
+
+    @Test
+    void ipv6AddressesAreWrittenInTheirShortestForm() {
+        PacketLogWriter w = new PacketLogWriter(100);
+        long l4 = FlowKey.l4Word(1, 2, FlowKey.PROTO_UDP, 6, 1);
+        // 2001:db8:0:0:1:0:0:1 (the first of two equal runs), 2001:0:0:1:0:0:0:1 (the longer run), :: and ::1
+        w.opened(PacketLogWriter.PASS, 1, 0x2001_0db8_0000_0000L, 0x0001_0000_0000_0001L, 0, 0, l4, 0, 0, 60, 0);
+        w.opened(PacketLogWriter.PASS, 1, 0x2001_0000_0000_0001L, 0x0000_0000_0000_0001L, 0, 1, l4, 0, 0, 60, 0);
+        assertThat(lines(w)).extracting(l -> l.substring(l.indexOf("UDP ") + 4)).containsExactly(
+                "2001:db8::1:0:0:1/1->::/2", "2001:0:0:1::1/1->::1/2");
     }
 
     @Test

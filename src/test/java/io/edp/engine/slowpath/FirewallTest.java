@@ -60,6 +60,22 @@ class FirewallTest {
     }
 
     @Test
+    void theSweepRetiresTimedOutConnectionsABoundedSliceAtATime() {
+        ConnectionTable ct = new ConnectionTable(1024);
+        for (int port = 0; port < 100; port++) {
+            insert(ct, A, B, udp(1000 + port, 53, 0), 0, 0);
+        }
+        insert(ct, A, B, tcp(40000, 80), FlowKey.TCP_ACK, 0); // picked up established: an hour
+        assertThat(ct.sweep(59_999, 1024, ALLOW_ALL, null)).as("nothing is idle for 60 s yet").isZero();
+        int first = ct.sweep(60_000, 512, ALLOW_ALL, null);
+        int second = ct.sweep(60_000, 512, ALLOW_ALL, null);
+        assertThat(first).as("half the slots hold part of them").isBetween(1, 99);
+        assertThat(first + second).as("every UDP conversation, in two slices").isEqualTo(100);
+        assertThat(ct.size()).isEqualTo(1);
+        assertThat(find(ct, A, B, tcp(40000, 80), 0, 60_000)).isNotEqualTo(ConnectionTable.NOT_FOUND);
+    }
+
+    @Test
     void aConnectionIsFoundFromBothDirections() {
         ConnectionTable ct = new ConnectionTable(1024);
         assertThat(find(ct, A, B, udp(1000, 53, 0), 0, 0)).isEqualTo(ConnectionTable.NOT_FOUND);
