@@ -2,6 +2,7 @@ package io.edp.manager;
 
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.asyncDispatch;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -11,6 +12,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.Predicate;
 
@@ -95,6 +98,12 @@ public abstract class ManagerTest {
 
     protected long rows(String table) {
         return jdbc.queryForObject("SELECT count(*) FROM " + table, Long.class);
+    }
+
+    /** The desired generation of each host. */
+    protected List<Long> desiredGenerations(List<UUID> hosts) {
+        return hosts.stream().map(host -> jdbc.queryForObject(
+                "SELECT desired_generation FROM host_realization WHERE host_id = ?", Long.class, host)).toList();
     }
 
     protected static RequestPostProcessor operator() {

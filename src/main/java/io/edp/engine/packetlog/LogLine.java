@@ -19,7 +19,8 @@ import java.time.format.DateTimeFormatter;
  */
 final class LogLine {
 
-    private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
+    /** RFC 3339 in UTC with milliseconds, as the line and its syslog header write it. */
+    static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
             .withZone(ZoneOffset.UTC);
     private static final String[] ACTIONS = {"", "PASS", "DROP", "REJECT", "TERM"};
     private static final String[] REASONS = {"", "FIN", "RST", "TIMEOUT"};

@@ -1,8 +1,6 @@
 package io.edp.engine.packetlog;
 
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 
 /**
  * A log line as an RFC 5424 syslog message: facility local0, severity informational (PRI 134), version 1, the
@@ -13,14 +11,12 @@ final class SyslogMessage {
 
     static final String APP_NAME = "edp";
     static final String MESSAGE_ID = "FIREWALL_PKTLOG";
-    private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
-            .withZone(ZoneOffset.UTC);
 
     private SyslogMessage() {
     }
 
     static String of(String hostName, String line, long wallMillis) {
-        return "<134>1 " + TIMESTAMP.format(Instant.ofEpochMilli(wallMillis)) + " " + hostName + " " + APP_NAME
+        return "<134>1 " + LogLine.TIMESTAMP.format(Instant.ofEpochMilli(wallMillis)) + " " + hostName + " " + APP_NAME
                 + " - " + MESSAGE_ID + " - " + line;
     }
 }

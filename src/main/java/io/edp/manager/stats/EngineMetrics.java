@@ -9,6 +9,7 @@ import java.util.function.ToLongFunction;
 
 import io.edp.engine.Engine;
 import io.edp.engine.EngineStats;
+import io.edp.manager.packetlog.PacketLogMetrics;
 import io.edp.manager.realization.EngineLifecycle;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -104,6 +105,7 @@ class EngineMetrics {
                             s -> s.get().workers().get(worker).utilization())
                     .description("Busy share of the worker's life, 0..1").tags(tags).register(registry).getId());
         }
+        ids.addAll(PacketLogMetrics.register(registry, host, started.engine().packetLog())); // the engine holds it
         meters.put(started.hostId(), new Registered(snapshots, ids));
     }
 

@@ -18,9 +18,7 @@ import com.jayway.jsonpath.JsonPath;
 import io.edp.manager.ManagerTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.web.servlet.ResultActions;
 
 /**
@@ -32,21 +30,18 @@ class PacketLogApiTest extends ManagerTest {
 
     private static final String SERVERS = "/api/v1/syslog-servers";
 
-    @Autowired
-    private JdbcTemplate jdbc;
-
     @TempDir
     Path dir;
 
     @Test
     void syslogServersAreVersionedCheckedAndPushedToEveryHost() throws Exception {
         var hosts = List.of(createHost("esx-syslog-1"), createHost("esx-syslog-2"));
-        var before = generations(hosts);
+        var before = desiredGenerations(hosts);
         var created = created(SERVERS, "{\"host\": \"Syslog.Example.com\", \"transport\": \"udp\"}");
         int id = JsonPath.read(created, "$.id");
         assertThat(JsonPath.<Integer>read(created, "$.port")).isEqualTo(514);
         assertThat(JsonPath.<String>read(created, "$.host")).isEqualTo("syslog.example.com");
-        assertThat(generations(hosts)).containsExactly(before.get(0) + 1, before.get(1) + 1);
+        assertThat(desiredGenerations(hosts)).containsExactly(before.get(0) + 1, before.get(1) + 1);
 
         mvc.perform(get(SERVERS + "/" + id).with(viewer()))
                 .andExpect(status().isOk())
@@ -54,7 +49,7 @@ class PacketLogApiTest extends ManagerTest {
                 .andExpect(jsonPath("$.transport").value("UDP"));
         var identical = "{\"host\": \"syslog.example.com\", \"port\": 514, \"transport\": \"UDP\"}";
         replace(id, "\"0\"", identical).andExpect(status().isOk()).andExpect(header().string("ETag", "\"0\""));
-        assertThat(generations(hosts)).as("an identical PUT bumps nothing")
+        assertThat(desiredGenerations(hosts)).as("an identical PUT bumps nothing")
                 .containsExactly(before.get(0) + 1, before.get(1) + 1);
         replace(id, "\"0\"", "{\"host\": \"syslog.example.com\", \"port\": 6514, \"transport\": \"TCP\"}")
                 .andExpect(status().isOk()).andExpect(header().string("ETag", "\"1\""));
@@ -83,7 +78,7 @@ class PacketLogApiTest extends ManagerTest {
 
     @Test
     void dfwLoggingIsInheritedFieldByFieldAndChecked() throws Exception {
-        var hostId = createHost("esx-dfwlog-settings");
+        var hostId = createHost("esx-dfwlog-settings").toString();
         created("/api/v1/edp-profiles", """
                 {"name": "logged", "settings": {"dfwLogging": {"enabled": true, "linesPerSecond": 50}}}""");
         putEdp(hostId, """
@@ -113,21 +108,14 @@ class PacketLogApiTest extends ManagerTest {
                 {"name": "logged", "priority": 1, "source": "any", "destination": "any", "protocol": "ANY",
                  "action": "ALLOW", "log": true}""");
         assertThat(JsonPath.<Boolean>read(rule, "$.log")).isTrue();
-        putEdp(hostId.toString(), """
+        putEdp(hostId, """
                 {"settings": {"mode": "EDP_STANDARD", "dfwLogging": {"enabled": true, "file": "%s"}}}"""
                 .formatted(file)).andExpect(status().isOk());
-        await("the fast path to run", () -> body("/api/v1/hosts/" + hostId + "/stats/flow-cache"),
-                flowCache -> flowCache.contains("\"mode\":\"EDP_STANDARD\""));
-        mvc.perform(post("/api/v1/hosts/" + hostId + "/traffic").with(operator())
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .content("""
-                                {"nic": "vmnic0", "flows": 100, "packets": 10000,
-                                 "destinationMac": "00:50:56:aa:bb:01"}"""))
-                .andExpect(status().isCreated());
+        sendTenThousandFramesToTheVm(hostId);
 
         // 100 flows: 100 connections start (the other 9,900 frames are their middle packets), each logged at the
         // VM's interface as it arrives there
-        await("100 lines written", () -> body("/api/v1/hosts/" + hostId + "/stats/packet-log"),
+        await("100 lines written", () -> responseBody("/api/v1/hosts/" + hostId + "/stats/packet-log"),
                 log -> JsonPath.<Integer>read(log, "$.linesWritten") == 100);
         mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/packet-log").with(viewer()))
                 .andExpect(jsonPath("$.enabled").value(true))
@@ -138,21 +126,10 @@ class PacketLogApiTest extends ManagerTest {
                 lines -> lines.size() == 100);
         assertThat(Files.readAllLines(file)).allSatisfy(line -> assertThat(line)
                 .matches("\\S+Z web-eth1 INET match PASS " + JsonPath.read(rule, "$.id") + " IN \\d+ UDP .*"));
-        assertThat(body("/actuator/prometheus")).containsPattern("edp_packetlog_queued_total\\{host=\"esx-dfwlog\","
+        assertThat(responseBody("/actuator/prometheus")).containsPattern("edp_packetlog_queued_total\\{host=\"esx-dfwlog\","
                 + "host_id=\"" + hostId + "\"} 100");
         mvc.perform(get("/api/v1/hosts/" + UUID.randomUUID() + "/stats/packet-log").with(viewer()))
                 .andExpect(status().isNotFound());
-    }
-
-    private UUID hostWithAVm(String name) throws Exception {
-        var hostId = createHost(name);
-        create("/api/v1/hosts/" + hostId + "/pnics", """
-                {"name": "vmnic0", "numaNode": 0, "speedMbps": 25000, "rxQueues": 1, "rss": false,
-                 "driver": {"kind": "loopback"}}""");
-        var vm = createVm(hostId, "web");
-        create("/api/v1/hosts/" + hostId + "/vms/" + vm + "/vnics", """
-                {"mac": "00:50:56:aa:bb:01", "vlan": 0, "adapterType": "VMXNET3", "rxQueues": 1}""");
-        return hostId;
     }
 
     private ResultActions replace(int id, String ifMatch, String json) throws Exception {
@@ -160,17 +137,4 @@ class PacketLogApiTest extends ManagerTest {
                 .contentType(MediaType.APPLICATION_JSON).content(json));
     }
 
-    private ResultActions putEdp(Object hostId, String json) throws Exception {
-        return mvc.perform(put("/api/v1/hosts/" + hostId + "/edp").with(operator())
-                .contentType(MediaType.APPLICATION_JSON).content(json));
-    }
-
-    private String body(String path) throws Exception {
-        return mvc.perform(get(path).with(viewer())).andReturn().getResponse().getContentAsString();
-    }
-
-    private List<Long> generations(List<UUID> hosts) {
-        return hosts.stream().map(host -> jdbc.queryForObject(
-                "SELECT desired_generation FROM host_realization WHERE host_id = ?", Long.class, host)).toList();
-    }
 }
