@@ -275,6 +275,9 @@ public final class ConnectionTable {
      * Locks one stripe at a time for at most {@link #SWEEP_SLICE} slots.
      */
     public int sweep(int nowMillis, int budget, RuleSet rules, PacketLogWriter log) {
+        if (budget <= 0) {
+            return 0; // within the same millisecond: not even the shared cursor is touched
+        }
         int retired = 0;
         int perStripe = stripeMask + 1;
         int slot = sweepCursor.getAndAdd(Math.min(budget, capacity)) & (capacity - 1);
