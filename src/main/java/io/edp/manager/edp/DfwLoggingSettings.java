@@ -24,8 +24,8 @@ public record DfwLoggingSettings(
         @Schema(description = "Lines each worker may write per second (bursts of as many); more are counted as "
                 + "suppressed", example = "1000")
         @Min(1) @Max(PacketLogConfig.MAX_LINES_PER_SECOND) Integer linesPerSecond,
-        @Schema(description = "Absolute path of a local file on the host the lines are appended to; empty: none",
-                example = "/var/log/edp/dfwpktlogs.log")
+        @Schema(description = "Name of a file the lines are appended to, in the manager's packet-log directory "
+                + "(edp.packet-log.dir); empty: none", example = "esx-01.dfwpktlogs.log")
         @Size(max = 255) String file,
         @Schema(description = "The file is rotated when it would grow past this many MiB", example = "10")
         @Min(1) @Max(1_024) Integer fileMaxMegabytes,
@@ -49,17 +49,20 @@ public record DfwLoggingSettings(
                 top.fileCount != null ? top.fileCount : base.fileCount);
     }
 
-    /** Adds a problem under {@code prefix} for a file that is set but not an absolute path. */
+    /** Adds a problem under {@code prefix} for a file that is not a plain name (no directory, no ".."). */
     void check(String prefix, List<FieldProblem> problems) {
-        if (file != null && !file.isEmpty() && !Path.of(file).isAbsolute()) {
-            problems.add(new FieldProblem(prefix + "dfwLogging.file", "must be an absolute path, or empty for none: "
-                    + file));
+        if (file != null && !file.isEmpty() && !file.matches("[A-Za-z0-9_-][A-Za-z0-9._-]*")) {
+            problems.add(new FieldProblem(prefix + "dfwLogging.file", "must be a file name (letters, digits, '.', "
+                    + "'_', '-'; no directory) in the packet-log directory, or empty for none: " + file));
         }
     }
 
-    /** The packet log as the engine takes it, sending to {@code servers}; effective settings only. */
-    PacketLogConfig engineConfig(List<PacketLogConfig.SyslogServer> servers) {
-        return new PacketLogConfig(enabled, servers, file.isEmpty() ? null : file, (long) fileMaxMegabytes << 20,
-                fileCount, linesPerSecond);
+    /**
+     * The packet log as the engine takes it, sending to {@code servers} and writing its file in {@code directory};
+     * effective settings only.
+     */
+    PacketLogConfig engineConfig(List<PacketLogConfig.SyslogServer> servers, Path directory) {
+        return new PacketLogConfig(enabled, servers, file.isEmpty() ? null : directory.resolve(file).toString(),
+                (long) fileMaxMegabytes << 20, fileCount, linesPerSecond);
     }
 }

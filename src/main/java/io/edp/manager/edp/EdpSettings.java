@@ -1,6 +1,7 @@
 package io.edp.manager.edp;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -139,9 +140,12 @@ public record EdpSettings(
                 TlbConfig.DEFAULTS.historySize());
     }
 
-    /** The packet log as the engine takes it, sending to {@code servers}; only call on effective settings. */
-    public PacketLogConfig packetLogConfig(List<PacketLogConfig.SyslogServer> servers) {
-        return dfwLogging.engineConfig(servers);
+    /**
+     * The packet log as the engine takes it, sending to {@code servers}, its file in {@code directory}; only call
+     * on effective settings.
+     */
+    public PacketLogConfig packetLogConfig(List<PacketLogConfig.SyslogServer> servers, Path directory) {
+        return dfwLogging.engineConfig(servers, directory);
     }
 
     /**

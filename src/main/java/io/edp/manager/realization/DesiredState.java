@@ -19,6 +19,7 @@ import io.edp.manager.edp.EdpSettings;
 import io.edp.manager.edp.HostEdpService;
 import io.edp.manager.firewall.FirewallRuleResponse;
 import io.edp.manager.firewall.FirewallRuleService;
+import io.edp.manager.packetlog.PacketLogDirectory;
 import io.edp.manager.packetlog.SyslogServerResponse;
 import io.edp.manager.packetlog.SyslogServerService;
 import io.edp.manager.host.pnic.DriverSettings;
@@ -43,16 +44,19 @@ class DesiredState {
     private final RouteService routing;
     private final IpfixCollectorService ipfixCollectors;
     private final SyslogServerService syslogServers;
+    private final PacketLogDirectory packetLogDirectory;
     private final EngineProperties engines;
 
     DesiredState(JdbcClient jdbc, HostEdpService edp, FirewallRuleService firewall, RouteService routing,
-                 IpfixCollectorService ipfixCollectors, SyslogServerService syslogServers, EngineProperties engines) {
+                 IpfixCollectorService ipfixCollectors, SyslogServerService syslogServers,
+                 PacketLogDirectory packetLogDirectory, EngineProperties engines) {
         this.jdbc = jdbc;
         this.ipfixCollectors = ipfixCollectors;
         this.edp = edp;
         this.firewall = firewall;
         this.routing = routing;
         this.syslogServers = syslogServers;
+        this.packetLogDirectory = packetLogDirectory;
         this.engines = engines;
     }
 
@@ -107,7 +111,7 @@ class DesiredState {
                 .tlb(settings.tlbConfig())
                 .ipfix(settings.ipfixConfig(ipfixCollectors.all()))
                 .packetLog(settings.packetLogConfig(syslogServers.all().stream()
-                        .map(SyslogServerResponse::engineServer).toList()))
+                        .map(SyslogServerResponse::engineServer).toList(), packetLogDirectory.dir()))
                 .mbufs(engines.mbufs())
                 .conntrackCapacity(engines.conntrackCapacity());
         workers.forEach(config::workers);

@@ -10,14 +10,13 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
 
 import com.jayway.jsonpath.JsonPath;
 import io.edp.manager.ManagerTest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.ResultActions;
 
@@ -30,8 +29,8 @@ class PacketLogApiTest extends ManagerTest {
 
     private static final String SERVERS = "/api/v1/syslog-servers";
 
-    @TempDir
-    Path dir;
+    @Autowired
+    private PacketLogDirectory directory;
 
     @Test
     void syslogServersAreVersionedCheckedAndPushedToEveryHost() throws Exception {
@@ -82,18 +81,18 @@ class PacketLogApiTest extends ManagerTest {
         created("/api/v1/edp-profiles", """
                 {"name": "logged", "settings": {"dfwLogging": {"enabled": true, "linesPerSecond": 50}}}""");
         putEdp(hostId, """
-                {"profile": "logged", "settings": {"dfwLogging": {"file": "/var/log/edp/dfwpktlogs.log"}}}""")
+                {"profile": "logged", "settings": {"dfwLogging": {"file": "esx-01.dfwpktlogs.log"}}}""")
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.effective.dfwLogging.enabled").value(true))
                 .andExpect(jsonPath("$.effective.dfwLogging.linesPerSecond").value(50))
-                .andExpect(jsonPath("$.effective.dfwLogging.file").value("/var/log/edp/dfwpktlogs.log"))
+                .andExpect(jsonPath("$.effective.dfwLogging.file").value("esx-01.dfwpktlogs.log"))
                 .andExpect(jsonPath("$.effective.dfwLogging.fileCount").value(5));
         putEdp(hostId, """
-                {"settings": {"dfwLogging": {"linesPerSecond": 0, "file": "relative.log"}}}""")
+                {"settings": {"dfwLogging": {"linesPerSecond": 0, "file": "/etc/passwd"}}}""")
                 .andExpect(status().isBadRequest())
                 .andExpect(header().string("Content-Type", "application/problem+json"));
         putEdp(hostId, """
-                {"settings": {"dfwLogging": {"file": "relative.log"}}}""")
+                {"settings": {"dfwLogging": {"file": "../../etc/passwd"}}}""")
                 .andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.errors[0].field").value("settings.dfwLogging.file"));
         mvc.perform(get("/api/v1/hosts/" + hostId + "/edp").with(viewer()))
@@ -103,14 +102,15 @@ class PacketLogApiTest extends ManagerTest {
     @Test
     void aLoggedRuleWritesOneLinePerFlowToTheFileAndTheStatsCountThem() throws Exception {
         var hostId = hostWithAVm("esx-dfwlog");
-        var file = dir.resolve("dfwpktlogs.log");
+        var name = "esx-dfwlog-" + UUID.randomUUID() + ".log"; // in the manager's packet-log directory
+        var file = directory.dir().resolve(name);
         var rule = created("/api/v1/firewall/rules", """
                 {"name": "logged", "priority": 1, "source": "any", "destination": "any", "protocol": "ANY",
                  "action": "ALLOW", "log": true}""");
         assertThat(JsonPath.<Boolean>read(rule, "$.log")).isTrue();
         putEdp(hostId, """
                 {"settings": {"mode": "EDP_STANDARD", "dfwLogging": {"enabled": true, "file": "%s"}}}"""
-                .formatted(file)).andExpect(status().isOk());
+                .formatted(name)).andExpect(status().isOk());
         sendTenThousandFramesToTheVm(hostId);
 
         // 100 flows: 100 connections start (the other 9,900 frames are their middle packets), each logged at the
@@ -130,6 +130,10 @@ class PacketLogApiTest extends ManagerTest {
                 + "host_id=\"" + hostId + "\"} 100");
         mvc.perform(get("/api/v1/hosts/" + UUID.randomUUID() + "/stats/packet-log").with(viewer()))
                 .andExpect(status().isNotFound());
+        mvc.perform(delete("/api/v1/hosts/" + hostId).with(operator())).andExpect(status().isNoContent());
+        await("the engine to close its file", () -> mvc.perform(get("/api/v1/hosts/" + hostId
+                + "/stats/packet-log").with(viewer())).andReturn().getResponse().getStatus(), code -> code == 404);
+        Files.delete(file);
     }
 
     private ResultActions replace(int id, String ifMatch, String json) throws Exception {
