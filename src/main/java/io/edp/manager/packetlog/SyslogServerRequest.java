@@ -14,5 +14,5 @@ public record SyslogServerRequest(
         @Schema(description = "Host name or IP address", example = "10.0.0.50") @NotBlank @Size(max = 253) String host,
         @Schema(description = "Port; left out: 514", example = "514") @Min(1) @Max(65_535) Integer port,
         @Schema(description = "UDP (one message a datagram, RFC 5426) or TCP (octet counting, RFC 6587)",
-                example = "UDP") @NotNull String transport) {
+                example = "UDP") @NotNull @Size(max = 3) String transport) {
 }
