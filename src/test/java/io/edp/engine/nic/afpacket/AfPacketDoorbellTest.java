@@ -33,16 +33,16 @@ class AfPacketDoorbellTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(20);
     /**
-     * Far beyond the 1 ms retire timeout (which the kernel rounds up to a jiffy, up to 10 ms), far below the 10 s
-     * sleep the frame must cut short: a loaded machine.
+     * Far below the 10 s sleep the frame must cut short, far beyond the 1 ms retire timeout (which the kernel rounds
+     * up to a jiffy): a machine at load 20 took 176 ms. The latency itself is measured by bench engine, not here.
      */
-    private static final long WAKE_MARGIN_NANOS = 100_000_000L;
+    private static final long WAKE_BOUND_NANOS = 2_000_000_000L;
 
     @RegisterExtension
     static final ForwardingPathExtension TOPOLOGY = new ForwardingPathExtension();
 
     @Test
-    void aSleeperInPollWakesWithinTheBlockRetireTimeoutOfTheFrameArriving() throws Exception {
+    void aSleeperInPollIsWokenByAFrameArrivingNotByItsTimeout() throws Exception {
         VethLab.ForwardingPath path = TOPOLOGY.path();
         MbufPool pool = new MbufPool(1024, Mbuf.DESCRIPTOR_BYTES);
         MbufCache cache = new MbufCache(pool);
@@ -65,8 +65,9 @@ class AfPacketDoorbellTest {
             assertThat(rx.rxBurst(0, cache, burst, NicDriver.MAX_BURST)).isEqualTo(1);
             long arrived = new Mbuf(pool).wrap(burst[0]).timestamp(); // the kernel's receive time
             long woke = wokeAt[0].getEpochSecond() * 1_000_000_000L + wokeAt[0].getNano();
+            System.out.printf("af_packet doorbell: woke %.3f ms after the frame arrived%n", (woke - arrived) / 1e6);
             assertThat(woke - arrived).as("ns from the frame's arrival to the wake-up")
-                    .isBetween(0L, AfPacketConfig.DEFAULT_RX_BLOCK_TIMEOUT_MILLIS * 1_000_000L + WAKE_MARGIN_NANOS);
+                    .isBetween(0L, WAKE_BOUND_NANOS);
             cache.freeBurst(burst, 1);
             doorbell.detach(rx, 0);
         }
