@@ -18,7 +18,7 @@ public record PacketLogReport(
         @Schema(description = "Lines an output refused, and outputs that could not be opened", example = "0")
         long outputErrors) {
 
-    static PacketLogReport of(Instant takenAt, PacketLogStats s) {
+    public static PacketLogReport of(Instant takenAt, PacketLogStats s) {
         return new PacketLogReport(takenAt, s.enabled(), s.queued(), s.suppressed(), s.lost(), s.written(),
                 s.outputErrors());
     }

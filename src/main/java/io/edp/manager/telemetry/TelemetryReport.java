@@ -3,12 +3,15 @@ package io.edp.manager.telemetry;
 import java.time.Instant;
 
 import io.edp.engine.telemetry.IpfixStats;
+import io.edp.manager.packetlog.PacketLogReport;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 @Schema(description = "Telemetry of a host's engine since it started")
 record TelemetryReport(
         @Schema(description = "When the snapshot was taken") Instant takenAt,
-        @Schema(description = "IPFIX flow export") Ipfix ipfix) {
+        @Schema(description = "IPFIX flow export") Ipfix ipfix,
+        @Schema(description = "Firewall packet logging (also served alone by /stats/packet-log)")
+        PacketLogReport packetLog) {
 
     @Schema(description = "IPFIX flow export: what left for the collectors, and what did not")
     record Ipfix(

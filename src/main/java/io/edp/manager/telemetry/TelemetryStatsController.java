@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.UUID;
 
 import io.edp.manager.api.WithoutDatabase;
+import io.edp.manager.packetlog.PacketLogReport;
 import io.edp.manager.realization.HostEngines;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -24,11 +25,15 @@ class TelemetryStatsController {
     }
 
     @GetMapping(path = "/api/v1/hosts/{hostId}/stats/telemetry", produces = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(operationId = "getTelemetryStats", summary = "Telemetry: IPFIX records, messages, templates, errors",
+    @Operation(operationId = "getTelemetryStats", summary = "Telemetry: IPFIX records, messages, templates, errors; packet-log lines",
             description = "Records and messages exported, templates sent, export errors, records lost because the "
-                    + "exporter's queue was full, flows whose counters wait to be exported. 404 while the host "
+                    + "exporter's queue was full, flows whose counters wait to be exported; the firewall packet log's "
+                    + "lines queued, suppressed, lost and written, and its output errors. 404 while the host "
                     + "runs no engine.")
     TelemetryReport telemetry(@PathVariable UUID hostId) {
-        return new TelemetryReport(Instant.now(), TelemetryReport.Ipfix.of(engines.require(hostId).ipfixStats()));
+        var engine = engines.require(hostId);
+        var now = Instant.now();
+        return new TelemetryReport(now, TelemetryReport.Ipfix.of(engine.ipfixStats()),
+                PacketLogReport.of(now, engine.packetLog().stats()));
     }
 }

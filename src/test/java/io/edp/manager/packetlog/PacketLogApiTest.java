@@ -122,6 +122,9 @@ class PacketLogApiTest extends ManagerTest {
                 .andExpect(jsonPath("$.linesQueued").value(100))
                 .andExpect(jsonPath("$.linesSuppressed").value(0))
                 .andExpect(jsonPath("$.outputErrors").value(0));
+        mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/telemetry").with(viewer()))
+                .andExpect(jsonPath("$.packetLog.linesWritten").value(100))
+                .andExpect(jsonPath("$.packetLog.linesSuppressed").value(0));
         await("the lines in the file", () -> Files.exists(file) ? Files.readAllLines(file) : List.<String>of(),
                 lines -> lines.size() == 100);
         assertThat(Files.readAllLines(file)).allSatisfy(line -> assertThat(line)
