@@ -2,9 +2,10 @@ package io.edp.bench;
 
 import io.edp.engine.Engine;
 import io.edp.engine.EngineConfig;
-import io.edp.engine.Mode;
 import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.nic.loopback.TrafficGenerator;
+import io.edp.engine.packetlog.PacketLogConfig;
+import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.telemetry.IpfixConfig;
 import io.edp.engine.telemetry.IpfixStats;
 import java.io.IOException;
@@ -25,6 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -33,9 +35,11 @@ import tools.jackson.databind.json.JsonMapper;
  * 256 rules, 1,000 routes, one worker, 64-byte frames), each mode with telemetry off, with IPFIX on at sampling 0
  * (every packet counted) and the default timeouts ({@code ipfix}: active 60 s, idle 15 s, so the window sees the
  * counting and little export), and the same with an active timeout of 1 s ({@code ipfix-1s}, below the settings'
- * 60 s minimum: every flow is exported as fast as the sweep reaches it, an upper bound on what the export costs);
- * in one run, rounds interleaved; a collector on loopback takes the export. Packets per core-second charge the
- * worker thread and, with IPFIX on, the exporter thread. drop_pct is the loss against telemetry off of the same
+ * 60 s minimum: every flow is exported as fast as the sweep reaches it, an upper bound on what the export costs),
+ * and {@code ipfix+log}: {@code ipfix} with firewall packet logging on and every rule logged (each connection's
+ * start and end is a line, and its packets and bytes are counted on every hit for its TERM line), to a syslog
+ * server on loopback; in one run, rounds interleaved; a collector on loopback takes the export and the lines.
+ * Packets per core-second charge the worker thread, the exporter's and the packet logger's. drop_pct is the loss against telemetry off of the same
  * mode in the same run, from the median round of each (the machine this
  * runs on is shared: one window can be off by 15 % either way).
  * Writes {@code target/bench/telemetry.json}.
@@ -108,16 +112,21 @@ final class TelemetryBenchmark {
         IpfixConfig ipfix = new IpfixConfig(List.of(collector), 1, IpfixConfig.DEFAULT_ACTIVE_TIMEOUT_MILLIS,
                 IpfixConfig.DEFAULT_IDLE_TIMEOUT_MILLIS, 0, MAX_FLOWS, IpfixConfig.DEFAULT_MTU,
                 IpfixConfig.DEFAULT_TEMPLATE_REFRESH_MILLIS);
-        Map<String, IpfixConfig> settings = new LinkedHashMap<>();
-        settings.put("off", IpfixConfig.DISABLED);
-        settings.put("ipfix", ipfix);
-        settings.put("ipfix-1s", ipfix.withTimeouts(1_000, IpfixConfig.DEFAULT_IDLE_TIMEOUT_MILLIS));
+        PacketLogConfig logging = new PacketLogConfig(true, List.of(new PacketLogConfig.SyslogServer(
+                collector.getHostString(), collector.getPort(), PacketLogConfig.Transport.UDP)), null,
+                PacketLogConfig.DEFAULT_FILE_MAX_BYTES, PacketLogConfig.DEFAULT_FILE_COUNT,
+                PacketLogConfig.DEFAULT_LINES_PER_SECOND);
+        Map<String, UnaryOperator<EngineConfig.Builder>> settings = new LinkedHashMap<>();
+        settings.put("off", b -> b.ipfix(IpfixConfig.DISABLED));
+        settings.put("ipfix", b -> b.ipfix(ipfix));
+        settings.put("ipfix-1s", b -> b.ipfix(ipfix.withTimeouts(1_000, IpfixConfig.DEFAULT_IDLE_TIMEOUT_MILLIS)));
+        settings.put("ipfix+log", b -> b.ipfix(ipfix).packetLog(logging).rules(logged(b.build().firewallRules())));
         Map<String, List<Row>> rounds = new LinkedHashMap<>();
         for (int round = 1; round <= ROUNDS; round++) {
             for (String id : CASES) {
                 EngineCase c = EngineCase.byId(id);
-                for (Map.Entry<String, IpfixConfig> telemetry : settings.entrySet()) {
-                    EngineConfig config = c.config().toBuilder().ipfix(telemetry.getValue()).build();
+                for (Map.Entry<String, UnaryOperator<EngineConfig.Builder>> telemetry : settings.entrySet()) {
+                    EngineConfig config = telemetry.getValue().apply(c.config().toBuilder()).build();
                     Row row = window(c, config, telemetry.getKey());
                     out.printf(Locale.ROOT, "round %d %-13s %-6s %,.0f packets/core-second (load %.1f)%n", round,
                             row.mode(), row.telemetry(), row.packetsPerCoreSecond(), row.loadAverage());
@@ -139,6 +148,11 @@ final class TelemetryBenchmark {
         return rows;
     }
 
+    private static List<FirewallRule> logged(List<FirewallRule> rules) {
+        return rules.stream().map(r -> new FirewallRule(r.id(), r.source(), r.destination(), r.protocol(),
+                r.sourcePorts(), r.destinationPorts(), r.appliedTo(), r.verdict(), true)).toList();
+    }
+
     private Row window(EngineCase c, EngineConfig config, String telemetry) {
         try (Engine engine = Engine.start(config)) {
             TrafficGenerator generator = ((LoopbackNic) engine.driver(0)).startTraffic(c.traffic());
@@ -147,7 +161,7 @@ final class TelemetryBenchmark {
                     || System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(WARM_UP_MILLIS)) {
                 EngineCaseRun.pause(50);
             }
-            long[] charged = {engine.workerThreadIds()[0], engine.exporterThreadId()};
+            long[] charged = {engine.workerThreadIds()[0], engine.exporterThreadId(), engine.packetLog().threadId()};
             long packets0 = engine.stats().rxPackets();
             IpfixStats export0 = engine.ipfixStats();
             long cpu0 = cpu(charged);

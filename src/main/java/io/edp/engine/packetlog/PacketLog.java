@@ -45,6 +45,11 @@ public final class PacketLog implements AutoCloseable {
         drainer = stepped ? null : Thread.ofPlatform().name("edp-packet-log").daemon(true).start(this::run);
     }
 
+    /** The drainer's thread id, -1 when stepped (a benchmark charges its CPU time). */
+    public long threadId() {
+        return drainer == null ? -1 : drainer.threadId();
+    }
+
     public PacketLogWriter writer(int worker) {
         return writers[worker];
     }
