@@ -11,6 +11,7 @@ import io.edp.engine.Engine;
 import io.edp.engine.EngineStats;
 import io.edp.manager.packetlog.PacketLogMetrics;
 import io.edp.manager.realization.EngineLifecycle;
+import io.edp.manager.telemetry.IpfixMetrics;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -105,7 +106,9 @@ class EngineMetrics {
                             s -> s.get().workers().get(worker).utilization())
                     .description("Busy share of the worker's life, 0..1").tags(tags).register(registry).getId());
         }
-        ids.addAll(PacketLogMetrics.register(registry, host, started.engine().packetLog())); // the engine holds it
+        // the snapshots hold the engine, and the engine its packet log, for Micrometer's weak references
+        ids.addAll(IpfixMetrics.register(registry, host, started.engine()));
+        ids.addAll(PacketLogMetrics.register(registry, host, started.engine().packetLog()));
         meters.put(started.hostId(), new Registered(snapshots, ids));
     }
 
