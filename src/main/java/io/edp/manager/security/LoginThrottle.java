@@ -16,6 +16,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
@@ -23,7 +24,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 
 /**
- * Slows down password guessing. Failed Basic logins are counted per client address and user name: after
+ * Slows down password guessing. Failed logins — HTTP Basic on the API, the operations page's sign-in form — are
+ * counted per client address and user name, in one count for both ways in: after
  * {@link LoginThrottleProperties#freeFailures()} in a row, that pair is answered 429 with {@code Retry-After},
  * without its password being checked, for a delay that doubles with each further failure; a success clears it.
  * Per pair, because automation, tests and agents all come from 127.0.0.1: one script guessing wrong must not lock
@@ -37,6 +39,8 @@ final class LoginThrottle extends OncePerRequestFilter {
     private static final Duration FORGET_AFTER = Duration.ofMinutes(15);
     /** Bounds the memory a flood of invented user names can take. */
     private static final int MAX_CLIENTS = 10_000;
+    /** The operations page's sign-in form (Spring Security's form login). */
+    static final String FORM_LOGIN = "/login";
 
     private record Client(String address, String user) {
     }
@@ -58,7 +62,8 @@ final class LoginThrottle extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        var user = basicUser(request);
+        boolean form = isFormLogin(request);
+        var user = form ? formUser(request) : basicUser(request);
         if (user.isEmpty()) {
             chain.doFilter(request, response);
             return;
@@ -72,7 +77,7 @@ final class LoginThrottle extends OncePerRequestFilter {
             return;
         }
         chain.doFilter(request, response);
-        if (response.getStatus() == HttpStatus.UNAUTHORIZED.value()) {
+        if (form ? formLoginFailed(response) : response.getStatus() == HttpStatus.UNAUTHORIZED.value()) {
             failed(client, now);
         } else if (seen != null) {
             failures.remove(client);
@@ -95,6 +100,22 @@ final class LoginThrottle extends OncePerRequestFilter {
         }
     }
 
+    private static boolean isFormLogin(HttpServletRequest request) {
+        return HttpMethod.POST.matches(request.getMethod())
+                && request.getRequestURI().equals(request.getContextPath() + FORM_LOGIN);
+    }
+
+    /** The form's failure is a redirect back to it with {@code ?error}; a success goes to the page. */
+    private static boolean formLoginFailed(HttpServletResponse response) {
+        String location = response.getHeader(HttpHeaders.LOCATION);
+        return location != null && location.contains(FORM_LOGIN + "?error");
+    }
+
+    private static Optional<String> formUser(HttpServletRequest request) {
+        var user = request.getParameter("username");
+        return user == null ? Optional.empty() : Optional.of(safe(user));
+    }
+
     /** The user name of a Basic Authorization header, made safe to log; empty without one. */
     private static Optional<String> basicUser(HttpServletRequest request) {
         var header = request.getHeader(HttpHeaders.AUTHORIZATION);
@@ -108,9 +129,12 @@ final class LoginThrottle extends OncePerRequestFilter {
             return Optional.empty(); // not Base64: Spring Security answers 401 without a user to count it for
         }
         int colon = credentials.indexOf(':');
-        var user = colon < 0 ? credentials : credentials.substring(0, colon);
-        // user names match case-insensitively; a crafted one must not forge log lines
-        return Optional.of(user.toLowerCase(Locale.ROOT).replaceAll("\\p{Cntrl}", "?"));
+        return Optional.of(safe(colon < 0 ? credentials : credentials.substring(0, colon)));
+    }
+
+    /** User names match case-insensitively; a crafted one must not forge log lines. */
+    private static String safe(String user) {
+        return user.toLowerCase(Locale.ROOT).replaceAll("\\p{Cntrl}", "?");
     }
 
     /** 429 problem details with the seconds to wait, through the same handlers as every other error. */

@@ -13,6 +13,7 @@ import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.ExceptionTranslationFilter;
 import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
+import org.springframework.security.web.authentication.UsernamePasswordAuthenticationFilter;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 
@@ -33,13 +34,14 @@ class PageSecurityConfiguration {
 
     @Bean
     @Order(1) // before the API chain, which takes every request
-    SecurityFilterChain pageSecurity(HttpSecurity http, AuditTrail audit,
+    SecurityFilterChain pageSecurity(HttpSecurity http, AuditTrail audit, LoginThrottle throttle,
                                      @Qualifier("handlerExceptionResolver") HandlerExceptionResolver resolver) {
         var problems = new ProblemSecurityHandler(resolver);
         RequestMatcher hostApi = request -> path(request).startsWith(HOSTS);
         return http
                 .securityMatcher(PageSecurityConfiguration::pageOrCookieCall)
                 .formLogin(form -> form.defaultSuccessUrl("/ui/", true))
+                .addFilterBefore(throttle, UsernamePasswordAuthenticationFilter.class)
                 .logout(logout -> logout.logoutSuccessUrl("/login?logout"))
                 .exceptionHandling(errors -> errors
                         // an API call whose session expired gets a problem; a page, the login form

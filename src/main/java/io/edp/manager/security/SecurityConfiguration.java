@@ -8,6 +8,7 @@ import io.edp.manager.audit.AuditTrail;
 import io.edp.manager.audit.WriteAuditFilter;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
@@ -49,8 +50,23 @@ class SecurityConfiguration {
                 : named.loadUserByUsername(name);
     }
 
+    /** One count of failed logins for both security chains (the API's Basic and the page's form). */
     @Bean
-    SecurityFilterChain apiSecurity(HttpSecurity http, AuditTrail audit, LoginThrottleProperties logins,
+    LoginThrottle loginThrottle(LoginThrottleProperties logins,
+                                @Qualifier("handlerExceptionResolver") HandlerExceptionResolver resolver) {
+        return new LoginThrottle(logins, InstantSource.system(), resolver);
+    }
+
+    /** The throttle runs inside the security chains only, not a second time as a servlet filter of its own. */
+    @Bean
+    FilterRegistrationBean<LoginThrottle> loginThrottleOnlyInTheSecurityChains(LoginThrottle throttle) {
+        var registration = new FilterRegistrationBean<>(throttle);
+        registration.setEnabled(false);
+        return registration;
+    }
+
+    @Bean
+    SecurityFilterChain apiSecurity(HttpSecurity http, AuditTrail audit, LoginThrottle throttle,
                                     MetricsProperties metrics,
                                     @Qualifier("handlerExceptionResolver") HandlerExceptionResolver resolver) {
         // 401 and 403 are rendered by the same problem-details handler as every other error
@@ -59,8 +75,7 @@ class SecurityConfiguration {
                 .csrf(csrf -> csrf.disable()) // no cookies or sessions: nothing for CSRF to ride on
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .httpBasic(basic -> basic.authenticationEntryPoint(problems))
-                .addFilterBefore(new LoginThrottle(logins, InstantSource.system(), resolver),
-                        BasicAuthenticationFilter.class)
+                .addFilterBefore(throttle, BasicAuthenticationFilter.class)
                 .exceptionHandling(errors -> errors.authenticationEntryPoint(problems).accessDeniedHandler(problems))
                 // after authentication, around authorization: failed writes, a viewer's 403 included, are audited
                 .addFilterBefore(new WriteAuditFilter(audit), ExceptionTranslationFilter.class)

@@ -1,11 +1,14 @@
 package io.edp.manager.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrl;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import io.edp.manager.ManagerTest;
@@ -88,5 +91,25 @@ class LoginThrottleTest extends ManagerTest {
 
         assertThat(output.getOut()).contains("Failed login of user '" + VIEWER + "' from 198.51.100.6")
                 .doesNotContain("not-the-viewer-password-42");
+    }
+
+    @Test
+    void theOperationsPagesSignInFormIsThrottledInTheSameCountAsBasic() throws Exception {
+        for (int i = 0; i < FREE_FAILURES - 1; i++) {
+            signIn("198.51.100.7", "guess-" + i).andExpect(redirectedUrl("/login?error"));
+        }
+        guessWrong("198.51.100.7", VIEWER, 1); // the fifth failure, over Basic
+
+        signIn("198.51.100.7", "guess-again").andExpect(status().isTooManyRequests())
+                .andExpect(header().exists("Retry-After"));
+        hosts("198.51.100.7", viewer()).andExpect(status().isTooManyRequests());
+    }
+
+    private ResultActions signIn(String address, String password) throws Exception {
+        return mvc.perform(post("/login").with(csrf()).param("username", VIEWER).param("password", password)
+                .with(request -> {
+                    request.setRemoteAddr(address);
+                    return request;
+                }));
     }
 }
