@@ -149,8 +149,7 @@ final class TelemetryBenchmark {
     }
 
     private static List<FirewallRule> logged(List<FirewallRule> rules) {
-        return rules.stream().map(r -> new FirewallRule(r.id(), r.source(), r.destination(), r.protocol(),
-                r.sourcePorts(), r.destinationPorts(), r.appliedTo(), r.verdict(), true)).toList();
+        return rules.stream().map(r -> r.withLog(true)).toList();
     }
 
     private Row window(EngineCase c, EngineConfig config, String telemetry) {

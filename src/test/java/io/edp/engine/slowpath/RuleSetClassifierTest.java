@@ -64,6 +64,32 @@ class RuleSetClassifierTest {
         assertThat(classifier.match(v4(10, 39, 15, 7), 0, v4(192, 168, 0, 1), 0, l4, -1)).isEqualTo(9_998);
     }
 
+    @Test
+    void aRuleIdIsLoggedExactlyWhenItsRuleIs() {
+        for (int set = 0; set < 50; set++) {
+            var rules = new ArrayList<FirewallRule>();
+            var logged = new HashSet<Integer>();
+            for (int i = 0, count = random.nextInt(300); i < count; i++) {
+                int id = 1 + random.nextInt(Integer.MAX_VALUE - 1);
+                boolean log = random.nextBoolean();
+                rules.add(new FirewallRule(id, "any", "any", 0, null, null, Set.of(), Verdict.ALLOW, log));
+                if (log) {
+                    logged.add(id);
+                }
+            }
+            var ruleSet = new RuleSet(rules);
+            assertThat(ruleSet.logs()).isEqualTo(!logged.isEmpty());
+            for (var rule : rules) {
+                assertThat(ruleSet.logsId(rule.id())).as("seed %d, rule %d", seed, rule.id())
+                        .isEqualTo(logged.contains(rule.id()));
+            }
+            for (int i = 0; i < 1_000; i++) {
+                int id = random.nextInt();
+                assertThat(ruleSet.logsId(id)).as("seed %d, id %d", seed, id).isEqualTo(logged.contains(id));
+            }
+        }
+    }
+
     private List<FirewallRule> rules(int count) {
         var rules = new ArrayList<FirewallRule>(count);
         for (int i = 0; i < count; i++) {
