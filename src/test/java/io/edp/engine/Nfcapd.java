@@ -3,7 +3,6 @@ package io.edp.engine;
 import io.edp.bench.HostCommand;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.DatagramChannel;
@@ -94,15 +93,14 @@ final class Nfcapd implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether a UDP socket is bound to {@code port}, read from the kernel's table: probing by binding the port
+     * ourselves could take it from nfcapd at the moment it binds (CI saw "Address already in use").
+     */
     private static boolean bound(int port) {
-        try (DatagramChannel probe = DatagramChannel.open()) {
-            probe.bind(new InetSocketAddress("127.0.0.1", port));
-            return false;
-        } catch (BindException e) {
-            return true;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        String local = String.format(":%04X ", port);
+        return read(Path.of("/proc/net/udp")).lines().skip(1)
+                .anyMatch(line -> line.trim().split("\\s+")[1].concat(" ").endsWith(local));
     }
 
     private static int freeUdpPort() {
