@@ -18,6 +18,7 @@ import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.api.SqlPages;
 import io.edp.manager.api.SqlPages.Filter;
+import io.edp.manager.api.VersionedRows;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
@@ -107,10 +108,7 @@ public class FirewallRuleService {
     }
 
     void delete(long id, IfMatch ifMatch) {
-        var version = jdbc.sql("SELECT version FROM firewall_rule WHERE id = :id FOR UPDATE").param("id", id)
-                .query(Long.class).optional().orElseThrow(() -> notFound(id));
-        ifMatch.check(version);
-        jdbc.sql("DELETE FROM firewall_rule WHERE id = :id").param("id", id).update();
+        VersionedRows.delete(jdbc, "firewall_rule", id, ifMatch, () -> notFound(id));
     }
 
     /** Checks every field and returns the rule in canonical form, or 400 listing each bad field. */

@@ -13,6 +13,7 @@ import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.api.SqlPages;
 import io.edp.manager.api.SqlPages.Filter;
+import io.edp.manager.api.VersionedRows;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -82,10 +83,7 @@ public class SyslogServerService {
     }
 
     void delete(long id, IfMatch ifMatch) {
-        var version = jdbc.sql("SELECT version FROM syslog_server WHERE id = :id FOR UPDATE").param("id", id)
-                .query(Long.class).optional().orElseThrow(() -> notFound(id));
-        ifMatch.check(version);
-        jdbc.sql("DELETE FROM syslog_server WHERE id = :id").param("id", id).update();
+        VersionedRows.delete(jdbc, "syslog_server", id, ifMatch, () -> notFound(id));
     }
 
     private static SyslogServerResponse checked(SyslogServerRequest request, long id, long version) {

@@ -15,6 +15,7 @@ import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.api.SqlPages;
 import io.edp.manager.api.SqlPages.Filter;
+import io.edp.manager.api.VersionedRows;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -80,10 +81,7 @@ public class RouteService {
     }
 
     void delete(long id, IfMatch ifMatch) {
-        var version = jdbc.sql("SELECT version FROM route WHERE id = :id FOR UPDATE").param("id", id)
-                .query(Long.class).optional().orElseThrow(() -> notFound(id));
-        ifMatch.check(version);
-        jdbc.sql("DELETE FROM route WHERE id = :id").param("id", id).update();
+        VersionedRows.delete(jdbc, "route", id, ifMatch, () -> notFound(id));
     }
 
     private static RouteResponse checked(RouteRequest request, long id, long version) {

@@ -13,6 +13,7 @@ import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.api.SqlPages;
 import io.edp.manager.api.SqlPages.Filter;
+import io.edp.manager.api.VersionedRows;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -77,10 +78,7 @@ public class IpfixCollectorService {
     }
 
     void delete(long id, IfMatch ifMatch) {
-        var version = jdbc.sql("SELECT version FROM ipfix_collector WHERE id = :id FOR UPDATE").param("id", id)
-                .query(Long.class).optional().orElseThrow(() -> notFound(id));
-        ifMatch.check(version);
-        jdbc.sql("DELETE FROM ipfix_collector WHERE id = :id").param("id", id).update();
+        VersionedRows.delete(jdbc, "ipfix_collector", id, ifMatch, () -> notFound(id));
     }
 
     /** The address in its canonical form; only IP literals (a name would need DNS on every realization). */
