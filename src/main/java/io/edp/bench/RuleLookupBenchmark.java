@@ -53,11 +53,12 @@ final class RuleLookupBenchmark {
             }
         }
         var cases = new ArrayList<Case>();
-        for (String shape : List.of("engine", "varied")) {
+        for (String shape : List.of("engine", "varied", "varied-in")) {
             for (int rules : RULE_COUNTS) {
                 var random = new Random(rules);
-                cases.add(new Case(shape, rules, new RuleSet(shape.equals("engine") ? engineRules(rules)
-                        : variedRules(rules, random)), packets(random)));
+                var ruleSet = new RuleSet(shape.equals("engine") ? engineRules(rules) : variedRules(rules, random));
+                cases.add(new Case(shape, rules, ruleSet, shape.equals("varied-in") ? packetsInVariedPrefixes(random)
+                        : packets(random)));
             }
         }
         out.printf(Locale.ROOT, "bench rules: %d cases x %d interleaved rounds, window %d ms each, %,d packets "
@@ -160,10 +161,23 @@ final class RuleLookupBenchmark {
 
     /** UDP first packets from 10.0.0.0/16 to 10.128.0.0/16: (source, destination, L4 word) per packet. */
     private static long[] packets(Random random) {
+        return packets(random, 10 << 24, 16, 10 << 24 | 128 << 16, 16);
+    }
+
+    /**
+     * UDP first packets from 172.16.0.0/12 to 10.128.0.0/9, where the varied rules' prefixes lie: each packet's
+     * addresses fall in some of the rules' prefixes, so prefix tracking leaves more tuples to probe.
+     */
+    private static long[] packetsInVariedPrefixes(Random random) {
+        return packets(random, 172 << 24 | 16 << 16, 20, 10 << 24 | 128 << 16, 23);
+    }
+
+    private static long[] packets(Random random, int source, int sourceHostBits, int destination,
+            int destinationHostBits) {
         long[] packets = new long[PACKETS * 3];
         for (int i = 0; i < packets.length; i += 3) {
-            packets[i] = (long) (10 << 24 | random.nextInt(1 << 16)) << 32;
-            packets[i + 1] = (long) (10 << 24 | 128 << 16 | random.nextInt(1 << 16)) << 32;
+            packets[i] = (long) (source | random.nextInt(1 << sourceHostBits)) << 32;
+            packets[i + 1] = (long) (destination | random.nextInt(1 << destinationHostBits)) << 32;
             packets[i + 2] = FlowKey.l4Word(1024 + random.nextInt(60_000), 1024 + random.nextInt(4_000),
                     FlowKey.PROTO_UDP, 4, 0);
         }

@@ -12,7 +12,8 @@ import java.util.List;
  * a first packet costs one probe per tuple rather than one test per rule. A probe's candidates come in list order and
  * are checked against the whole rule (port ranges, appliedTo, hash collisions), so the answer is exactly the first
  * matching rule in list order. Tuples are probed in the order of their first rule and skipped once they cannot beat
- * the best match found.
+ * the best match found, or when prefix tracking ({@link PrefixClasses}) shows none of their rules' prefixes holds the
+ * packet's addresses.
  */
 public final class RuleSet {
 
@@ -55,6 +56,12 @@ public final class RuleSet {
     private final int[] heads; // first rule of each bucket, -1 when empty
     private final int[] next; // the bucket's next rule in list order, -1 at its end
     private final long[] hashes; // each rule's hash in its tuple: most other buckets' rules fail on it alone
+    // prefix tracking: which of the sources' and destinations' prefix classes each tuple's rules use
+    private final PrefixClasses sourcePrefixes;
+    private final PrefixClasses destinationPrefixes;
+    private final long[] tupleSrcClasses;
+    private final long[] tupleDstClasses;
+    private final boolean tracksPrefixes;
 
     public RuleSet(List<FirewallRule> rules) {
         int n = rules.size();
@@ -77,6 +84,8 @@ public final class RuleSet {
         verdicts = new Verdict[n];
         logged = new boolean[n];
         int[] tupleOf = new int[n];
+        Cidr[] sources = new Cidr[n];
+        Cidr[] destinations = new Cidr[n];
         var tupleBySignature = new HashMap<Long, Integer>();
         var tupleSizes = new ArrayList<Integer>();
         for (int i = 0; i < n; i++) {
@@ -87,6 +96,8 @@ public final class RuleSet {
                 throw new IllegalArgumentException("firewall rule " + r.id()
                         + ": source and destination mix IPv4 and IPv6");
             }
+            sources[i] = src;
+            destinations[i] = dst;
             ids[i] = r.id();
             protocols[i] = r.protocol();
             versions[i] = Math.max(src.version(), dst.version());
@@ -129,6 +140,12 @@ public final class RuleSet {
             tupleBucketMask[t] = buckets - 1;
             bucketTotal += buckets;
         }
+        sourcePrefixes = new PrefixClasses(sources);
+        destinationPrefixes = new PrefixClasses(destinations);
+        tupleSrcClasses = new long[tupleCount];
+        tupleDstClasses = new long[tupleCount];
+        // tracking costs a probe per prefix class: it pays only where it can save more tuple probes than that
+        tracksPrefixes = tupleCount > sourcePrefixes.probes() + destinationPrefixes.probes();
         heads = new int[bucketTotal];
         next = new int[n];
         hashes = new long[n];
@@ -141,6 +158,8 @@ public final class RuleSet {
             tupleDstMaskHi[t] = dstMaskHi[i];
             tupleDstMaskLo[t] = dstMaskLo[i];
             tupleFirstRule[t] = i;
+            tupleSrcClasses[t] |= sourcePrefixes.ruleBits(i);
+            tupleDstClasses[t] |= destinationPrefixes.ruleBits(i);
             hashes[i] = hash(tupleFields[t], srcHi[i], srcLo[i], dstHi[i], dstLo[i], protocols[i], versions[i],
                     srcPortFrom[i], dstPortFrom[i]);
             int bucket = tupleBuckets[t] + (int) (hashes[i] & tupleBucketMask[t]);
@@ -203,7 +222,12 @@ public final class RuleSet {
         int sport = FlowKey.srcPort(l4);
         int dport = FlowKey.dstPort(l4);
         int best = ids.length;
+        long srcClasses = tracksPrefixes ? sourcePrefixes.matching(srcAddrHi, srcAddrLo, version) : -1L;
+        long dstClasses = tracksPrefixes ? destinationPrefixes.matching(dstAddrHi, dstAddrLo, version) : -1L;
         for (int t = 0; t < tupleCount && tupleFirstRule[t] < best; t++) {
+            if ((tupleSrcClasses[t] & srcClasses) == 0 || (tupleDstClasses[t] & dstClasses) == 0) {
+                continue; // no rule of the tuple has a prefix the packet's addresses fall in
+            }
             long h = hash(tupleFields[t], srcAddrHi & tupleSrcMaskHi[t], srcAddrLo & tupleSrcMaskLo[t],
                     dstAddrHi & tupleDstMaskHi[t], dstAddrLo & tupleDstMaskLo[t], proto, version, sport, dport);
             for (int i = heads[tupleBuckets[t] + (int) (h & tupleBucketMask[t])]; i >= 0 && i < best; i = next[i]) {

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The tuple-space classifier against the definition of the firewall: the first rule in list order whose every test
  * holds. Rules and packets are drawn from small pools of addresses, prefix lengths, protocols and ports, so that
- * rules overlap, share tuples, collide in buckets and match often.
+ * rules overlap, share tuples, collide in buckets and match often. One set in ten draws prefixes of every length:
+ * more (family, length) classes than prefix tracking follows.
  */
 class RuleSetClassifierTest {
 
@@ -25,6 +26,8 @@ class RuleSetClassifierTest {
 
     private final long seed = System.nanoTime();
     private final Random random = new Random(seed);
+    /** Draws prefix lengths from every length, so that a rule set can have more prefix classes than are tracked. */
+    private boolean everyLength;
 
     @Test
     void everyPacketGetsTheFirstRuleThatMatchesItInListOrder() {
@@ -32,6 +35,7 @@ class RuleSetClassifierTest {
         int matched = 0;
         int maxTuples = 0;
         for (int set = 0; set < 300; set++) {
+            everyLength = set % 10 == 9;
             var rules = rules(random.nextInt(set < 50 ? 8 : 400));
             var classifier = new RuleSet(rules);
             maxTuples = Math.max(maxTuples, classifier.tuples());
@@ -108,9 +112,11 @@ class RuleSetClassifierTest {
             return "any";
         }
         if (v6) {
-            return "fd00::" + Integer.toHexString(random.nextInt(4)) + "/" + V6_LENGTHS[random.nextInt(6)];
+            return "fd00::" + Integer.toHexString(random.nextInt(4)) + "/"
+                    + (everyLength ? random.nextInt(129) : V6_LENGTHS[random.nextInt(6)]);
         }
-        return "10.0." + random.nextInt(3) + "." + random.nextInt(4) + "/" + V4_LENGTHS[random.nextInt(6)];
+        return "10.0." + random.nextInt(3) + "." + random.nextInt(4) + "/"
+                + (everyLength ? random.nextInt(33) : V4_LENGTHS[random.nextInt(6)]);
     }
 
     private PortRange ports() {
