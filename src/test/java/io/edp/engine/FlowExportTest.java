@@ -2,7 +2,6 @@ package io.edp.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.edp.bench.HostCommand;
 import io.edp.engine.nic.loopback.TrafficProfile;
 import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.Verdict;
@@ -15,13 +14,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Known traffic through a real engine, exported over IPFIX to a real nfcapd: many UDP and TCP flows over IPv4 and
  * IPv6, both directions, forwarded and dropped (a DROP rule, and IPv6 without a route), some spanning several
- * active timeouts, many cut by cache expiry and eviction, by a flush and by a mode switch to LEGACY and back.
+ * active timeouts, many cut by cache expiry and eviction, by a push that changes the rules (revalidation), by a
+ * flush and by a mode switch to LEGACY and back.
  * nfdump, summed per 5-tuple, shows exactly the packets and bytes sent; tshark decodes every message.
  */
 class FlowExportTest {
@@ -49,6 +50,14 @@ class FlowExportTest {
                 // 1.2 s at 20,000 pps: several active timeouts; 400 flows on 256 entries: expiry and eviction
                 send(engine, 0, out.withPackets(24_000).withRate(20_000), sent);
                 send(engine, 2, back, sent);
+                // a push that changes the rules (a new rule that matches none of it): every entry revalidates
+                engine.apply(config.toBuilder()
+                        .rule(FirewallRule.of(11, "any", "192.0.2.0/24", 0, Verdict.DROP)).build());
+                send(engine, 0, out.withPackets(4_000), sent);
+                EngineStats.FlowCacheStats cache = engine.stats().flowCache();
+                assertThat(cache.revalidations()).as("entries revalidated").isPositive();
+                assertThat(cache.expirations()).as("entries expired").isPositive();
+                assertThat(cache.evictions()).as("entries evicted").isPositive();
                 engine.flushFlowCaches();
                 engine.apply(config.toBuilder().mode(Mode.LEGACY).build());
                 send(engine, 0, out.withPackets(8_000), sent);
@@ -71,20 +80,19 @@ class FlowExportTest {
             Path pcap = temp.resolve("ipfix.pcap");
             int port = capture.address().getPort();
             capture.writeCapture(pcap, port);
-            String decoded = HostCommand.run("tshark", "-r", pcap.toString(), "-d", "udp.port==" + port + ",cflow",
-                    "-V");
-            assertThat(decoded).doesNotContainIgnoringCase("malformed").doesNotContain("Expert Info (Error");
-            String versions = HostCommand.run("tshark", "-r", pcap.toString(), "-d",
-                    "udp.port==" + port + ",cflow", "-T", "fields", "-e", "cflow.version", "-e", "cflow.od_id");
-            assertThat(versions.lines().toList()).hasSize(capture.messages().size()).allMatch("10\t4242"::equals);
-            long packets = 0;
-            for (String line : HostCommand.run("tshark", "-r", pcap.toString(), "-d", "udp.port==" + port + ",cflow",
-                    "-T", "fields", "-e", "cflow.packets").lines().toList()) {
-                for (String value : line.split(",")) {
-                    packets += value.isBlank() ? 0 : Long.parseLong(value.trim());
-                }
-            }
-            assertThat(packets).as("packetDeltaCount summed as tshark reads it")
+            String decoded = Tshark.decode(pcap, port);
+            assertThat(decoded).doesNotContainIgnoringCase("malformed").doesNotContain("Expert Info");
+            Map<String, List<String>> read = Tshark.fields(pcap, port, "cflow.version", "cflow.od_id",
+                    "cflow.template_id", "cflow.flowset_id", "cflow.srcaddrv6", "cflow.packets");
+            assertThat(read.get("cflow.version")).hasSize(capture.messages().size()).allMatch("10"::equals);
+            assertThat(read.get("cflow.od_id")).hasSize(capture.messages().size()).allMatch("4242"::equals);
+            assertThat(new TreeSet<>(read.get("cflow.template_id"))).as("templates tshark read")
+                    .containsExactly("256", "257");
+            assertThat(new TreeSet<>(read.get("cflow.flowset_id"))).as("sets tshark read")
+                    .containsExactly("2", "256", "257");
+            assertThat(read.get("cflow.srcaddrv6")).as("IPv6 records tshark read").isNotEmpty();
+            assertThat(read.get("cflow.packets").stream().mapToLong(Long::parseLong).sum())
+                    .as("packetDeltaCount summed as tshark reads it")
                     .isEqualTo(sent.values().stream().mapToLong(v -> v.get(0)).sum());
         }
     }
@@ -94,7 +102,7 @@ class FlowExportTest {
         FiveTuples.add(sent, profile);
     }
 
-    private static Map<String, List<Long>> nfdumpSums(List<Map<String, String>> rows) {
+    static Map<String, List<Long>> nfdumpSums(List<Map<String, String>> rows) {
         Map<String, List<Long>> sums = new TreeMap<>();
         for (Map<String, String> r : rows) {
             String key = FiveTuples.key(r.get("pr"), normalized(r.get("sa")), Integer.parseInt(r.get("sp")),
