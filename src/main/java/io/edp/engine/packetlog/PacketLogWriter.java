@@ -29,6 +29,8 @@ public final class PacketLogWriter {
     public static final int FIN = 1;
     public static final int RST = 2;
     public static final int TIMEOUT = 3;
+    /** The rules changed and no longer allow the connection: it is forgotten. */
+    public static final int REVOKED = 4;
 
     // counters
     public static final int QUEUED = 0;
@@ -87,7 +89,7 @@ public final class PacketLogWriter {
         ring.publish();
     }
 
-    /** The end of a connection (FIN, RST or TIMEOUT), seen from its initiator, with what each direction carried. */
+    /** The end of a connection (FIN, RST, TIMEOUT or REVOKED), seen from its initiator, with what each direction carried. */
     public void ended(int reason, int ruleId, int inPort, int outPort, long srcHi, long srcLo, long dstHi,
             long dstLo, int srcPort, int dstPort, int proto, int ipVersion, long packetsOut, long packetsIn,
             long bytesOut, long bytesIn, int nowMillis) {

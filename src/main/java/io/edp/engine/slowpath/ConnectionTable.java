@@ -4,7 +4,6 @@ import io.edp.engine.packet.FlowKey;
 import io.edp.engine.packetlog.PacketLogWriter;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -35,7 +34,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * bounded slice at a time, retiring connections that timed out.
  * <p><b>Packet log.</b> A connection whose rule is logged counts the packets and bytes of each direction (the
  * slow path here, the fast path through {@link #count}) and writes a TERM line when it ends: the packet that
- * closes it (RST, or the second FIN) or its timeout (the sweep, or the reuse of its slot, whichever comes first).
+ * closes it (RST, or the second FIN), its timeout (the sweep, or the reuse of its slot, whichever comes first), or
+ * a rule change that no longer allows it (REVOKED, on its next packet, as it is forgotten).
  */
 public final class ConnectionTable {
 
@@ -60,14 +60,26 @@ public final class ConnectionTable {
     /** Slots a sweep examines per stripe lock. */
     private static final int SWEEP_SLICE = 64;
     private static final VarHandle SEEN = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final VarHandle COUNT = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final Stripe[] stripes = new Stripe[STRIPES];
     private final int stripeMask;
     private final int capacity;
     /** Last seen by the fast path, per connection reference (slot and direction); see the class comment. */
     private final int[] seen;
-    /** Packets and bytes per connection reference ({@code 2 * reference}, {@code + 1}): logged connections only. */
+    /**
+     * Packets and bytes per connection reference ({@code 2 * reference}, {@code + 1}): logged connections only.
+     * Each direction's pair is written only by the worker that sees that direction's packets (its fast path and
+     * its slow path), never by the other direction's worker: see {@link #replyStart}.
+     */
     private final long[] counts;
+    /**
+     * The responder direction's counts when the connection started, per slot: a connection starts (or restarts)
+     * on its initiator's worker, which zeroes its own direction's counts but only reads the responder's, so a
+     * worker counting the responder's packets at that moment (cache hits of a restarted connection) never loses
+     * an increment to a zeroing store, nor keeps counts from before the start. Under the stripe lock.
+     */
+    private final long[] replyStart;
     /** The next slot {@link #sweep} looks at; workers claim slices of it. */
     private final AtomicInteger sweepCursor = new AtomicInteger();
     private List<FirewallRule> policy;
@@ -95,14 +107,15 @@ public final class ConnectionTable {
         this.stripeMask = perStripe - 1;
         this.seen = new int[capacity * 2];
         this.counts = new long[capacity * 4];
+        this.replyStart = new long[capacity * 2];
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new Stripe(perStripe, i * perStripe);
         }
     }
 
-    /** Heap a table of {@code capacity} slots holds: its entries, two last-seen times and four counts per slot. */
+    /** Heap a table of {@code capacity} slots holds: its entries, two last-seen times and six counts per slot. */
     public static long bytes(int capacity) {
-        return (long) capacity * (WORDS * Long.BYTES + 2 * Integer.BYTES + 4 * Long.BYTES);
+        return (long) capacity * (WORDS * Long.BYTES + 2 * Integer.BYTES + 6 * Long.BYTES);
     }
 
     public int capacity() {
@@ -166,6 +179,9 @@ public final class ConnectionTable {
                 int rule = recheck(e, base, initiatorIsA, rules);
                 if (rule >= 0 && rules.verdict(rule) != Verdict.ALLOW) {
                     if (!readOnly) {
+                        if (state != CLOSED && rules.logsId(ruleId)) {
+                            ended(s, base, PacketLogWriter.REVOKED, nowMillis, log);
+                        }
                         forget(s, base, nowMillis);
                     }
                     return NOT_FOUND;
@@ -230,9 +246,12 @@ public final class ConnectionTable {
             e[base + 5] = ((long) state << 56) | ((srcIsA ? 1L : 0L) << 48) | (ruleId & 0xFFFF_FFFFL);
             e[base + 6] = ((long) nowMillis << 32) | (policyVersion & 0xFFFF_FFFFL);
             e[base + 7] = ((long) inPort << 32) | (outPort & 0xFFFF_FFFFL);
-            int first = reference(s, base, true);
-            Arrays.fill(counts, first * 2, first * 2 + 4, 0);
-            int reference = first | (srcIsA ? 0 : 1);
+            int reference = reference(s, base, srcIsA);
+            counts[reference * 2] = 0;
+            counts[reference * 2 + 1] = 0;
+            int reply = (reference ^ 1) * 2;
+            replyStart[(reference & ~1)] = (long) COUNT.getOpaque(counts, reply);
+            replyStart[(reference & ~1) + 1] = (long) COUNT.getOpaque(counts, reply + 1);
             if (rules.logsId(ruleId)) {
                 count(reference, length);
             }
@@ -321,10 +340,14 @@ public final class ConnectionTable {
         int to = initiatorIsA ? 2 : 0;
         int out = reference(s, base, initiatorIsA) * 2;
         int in = reference(s, base, !initiatorIsA) * 2;
+        int start = reference(s, base, true);
+        // another worker may be counting either direction: opaque reads, each its latest value or a later one
         log.ended(reason, (int) e[base + 5], (int) (e[base + 7] >>> 32), (int) e[base + 7], e[base + from],
                 e[base + from + 1], e[base + to], e[base + to + 1], initiatorIsA ? aPort : bPort,
-                initiatorIsA ? bPort : aPort, (int) (ports >>> 24) & 0xFF, (int) (ports >>> 16) & 0xFF, counts[out],
-                counts[in], counts[out + 1], counts[in + 1], nowMillis);
+                initiatorIsA ? bPort : aPort, (int) (ports >>> 24) & 0xFF, (int) (ports >>> 16) & 0xFF,
+                (long) COUNT.getOpaque(counts, out), (long) COUNT.getOpaque(counts, in) - replyStart[start],
+                (long) COUNT.getOpaque(counts, out + 1), (long) COUNT.getOpaque(counts, in + 1) - replyStart[start + 1],
+                nowMillis);
     }
 
     /** Live connections (approximate: expired entries count until their slot is reused). */
