@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The packet log against a real syslog server: rsyslogd (Debian's), started here on private UDP and TCP ports
  * with its own configuration and work directory, stores every message from app {@code edp} with the input it
  * came through. Known traffic through a real engine (TCP connections closed by FIN and by RST, UDP conversations
- * that time out, UDP a logged rule drops) must come back as exactly one line per connection start and end (per
+ * that time out, UDP a logged rule drops, a UDP conversation a rule change no longer allows) must come back as exactly one line per connection start and end (per
  * dropped packet), over each transport, in the NSX field order, with each direction's packets on TERM.
  */
 class PacketLogSyslogTest {
@@ -102,6 +102,7 @@ class PacketLogSyslogTest {
         List<Flow> udp = List.of(flow(Protocol.UDP, Pair.A_B, 10), flow(Protocol.UDP, Pair.A_B, 12),
                 flow(Protocol.UDP, Pair.A_B, 14));
         List<Flow> dropped = List.of(flow(Protocol.UDP, Pair.B_A, 20), flow(Protocol.UDP, Pair.B_A, 22));
+        Flow revoked = flow(Protocol.UDP, Pair.A_B, 11); // to port 5353, which rule 3 (logged) will drop
         List<String> expected = new ArrayList<>();
         ManualClock clock = new ManualClock(1_000_000_000L);
         // rule 9 (logged) lets A open connections to B, rule 8 (logged) drops the rest
@@ -145,6 +146,14 @@ class PacketLogSyslogTest {
                 expected.add("match DROP 8 IN UDP " + addresses(f));
                 expected.add("match DROP 8 IN UDP " + addresses(f));
             }
+            send(engine, revoked, false, 0);
+            send(engine, revoked, true, 0);
+            send(engine, revoked, false, 0);
+            engine.apply(config.toBuilder().rules(ModelNetwork.pick(ModelNetwork.RULES, List.of(2, 8, 7))).build());
+            send(engine, revoked, false, 0); // no longer allowed: the connection ends, the packet is dropped
+            expected.add("match PASS 9 OUT UDP " + addresses(revoked));
+            expected.add("TERM 9 OUT UDP REVOKED " + addresses(revoked) + " 2/1");
+            expected.add("match DROP 3 OUT UDP " + addresses(revoked));
             clock.advance(Duration.ofSeconds(61)); // past the UDP timeout: the sweep ends the conversations
             engine.step();
             engine.packetLog().flush();
