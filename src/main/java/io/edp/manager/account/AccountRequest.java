@@ -13,7 +13,8 @@ public record AccountRequest(
                 example = "alice")
         @NotBlank @Size(max = 63) @Pattern(regexp = AccountRequest.NAME, message = AccountRequest.NAME_RULE)
         String name,
-        @Schema(example = "OPERATOR") @NotNull Role role,
+        @Schema(description = "OPERATOR may do everything, VIEWER may only read", example = "OPERATOR")
+        @NotNull Role role,
         @Schema(description = "12 to 72 characters (BCrypt reads at most 72 bytes)", example = "correct-horse-battery",
                 accessMode = Schema.AccessMode.WRITE_ONLY)
         @NotNull @Size(min = AccountRequest.MIN_PASSWORD, max = AccountRequest.MAX_PASSWORD_BYTES) String password) {

@@ -2,6 +2,8 @@ package io.edp.manager.api;
 
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import io.swagger.v3.oas.models.Components;
@@ -16,6 +18,7 @@ import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.parameters.HeaderParameter;
+import io.swagger.v3.oas.models.parameters.Parameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.tags.Tag;
 import org.springdoc.core.customizers.GlobalOpenApiCustomizer;
@@ -32,7 +35,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Documents the API conventions once instead of on every operation: the {@code If-Match} header of conditional
- * writes, the {@code ETag} of versioned responses, and the problem-details responses every operation can give.
+ * writes, the {@code ETag} of versioned responses, the problem-details responses every operation can give, and the
+ * path parameters that name a resource.
  */
 @Component
 class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalOpenApiCustomizer {
@@ -41,6 +45,12 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
     private static final String PROBLEM_MEDIA_TYPE = "application/problem+json";
     private static final String DATABASE_UNAVAILABLE = "DatabaseUnavailable";
     private static final String TOO_MANY_FAILED_LOGINS = "TooManyFailedLogins";
+    /** What the path segment before a {@code {parameter}} names: {@code /hosts/{hostId}} is a host's id. */
+    private static final Map<String, String> RESOURCES = Map.ofEntries(
+            Map.entry("hosts", "host"), Map.entry("pnics", "physical NIC"), Map.entry("vms", "VM"),
+            Map.entry("vnics", "virtual NIC"), Map.entry("rules", "firewall rule"), Map.entry("routes", "route"),
+            Map.entry("ipfix-collectors", "IPFIX collector"), Map.entry("syslog-servers", "syslog server"),
+            Map.entry("edp-profiles", "EDP profile"), Map.entry("accounts", "account"));
 
     static {
         SpringDocUtils.getConfig()
@@ -71,14 +81,14 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
             operation.addParametersItem(new HeaderParameter().name("If-Match").required(false)
                     .description("The ETag of the version this change is based on; 412 if the resource has changed "
                             + "since. Absent means unconditional.")
-                    .schema(new StringSchema().example("\"1\"")));
+                    .schema(new StringSchema().example("\"0\"")));
             operation.getResponses().addApiResponse("412", problem("The If-Match version is no longer current"));
         }
         if (returnsVersioned(handler)) {
             operation.getResponses().forEach((code, response) -> {
                 if (code.startsWith("2") && response.getContent() != null) {
                     response.addHeaderObject("ETag", new Header().description("The resource's version")
-                            .schema(new StringSchema().example("\"1\"")));
+                            .schema(new StringSchema().example("\"0\"")));
                 }
             });
         }
@@ -108,20 +118,27 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
     @Override
     public void customise(OpenAPI openApi) {
         Schema<?> fieldProblem = new ObjectSchema().description("A field of the request that is wrong, and why")
-                .addProperty("field", new StringSchema().example("numaNodes[0].cpuCores"))
-                .addProperty("message", new StringSchema().example("must not be empty"));
+                .addProperty("field", new StringSchema().example("numaNodes[0].cpuCores")
+                        .description("Path of the field in the body (or the query parameter's name)"))
+                .addProperty("message", new StringSchema().example("must not be empty")
+                        .description("What is wrong with it, and what it takes"));
         Schema<?> problem = new ObjectSchema().description("RFC 9457 problem details")
-                .addProperty("type", new StringSchema().example("about:blank"))
-                .addProperty("title", new StringSchema().example("Bad Request"))
-                .addProperty("status", new IntegerSchema().example(400))
-                .addProperty("detail", new StringSchema().example("The request has invalid fields."))
-                .addProperty("instance", new StringSchema().example("/api/v1/hosts"))
+                .addProperty("type", new StringSchema().example("about:blank")
+                        .description("Problem type; about:blank: the status says it all"))
+                .addProperty("title", new StringSchema().example("Bad Request").description("The status's reason"))
+                .addProperty("status", new IntegerSchema().example(400).description("The HTTP status code"))
+                .addProperty("detail", new StringSchema().example("The request has invalid fields.")
+                        .description("What went wrong and how to fix the request"))
+                .addProperty("instance", new StringSchema().example("/api/v1/hosts")
+                        .description("The request's path"))
                 .addProperty("errors", new ArraySchema().items(fieldProblem)
                         .description("Present on validation errors: each bad field"));
         if (openApi.getComponents() == null) {
             openApi.components(new Components());
         }
         openApi.getComponents().addSchemas(PROBLEM, problem);
+        openApi.getComponents().getSchemas().forEach((name, schema) -> discriminated(name, schema,
+                openApi.getComponents().getSchemas()));
         openApi.getComponents().addResponses(DATABASE_UNAVAILABLE, problem("The database is away or busy; retry "
                 + "after the time that Retry-After says").addHeaderObject("Retry-After",
                 new Header().description("Seconds to wait").schema(new IntegerSchema().example(5))));
@@ -129,9 +146,66 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
                 + "from this address (README, \"Failed logins\"); retry after the time that Retry-After says, with "
                 + "the right password").addHeaderObject("Retry-After",
                 new Header().description("Seconds to wait").schema(new IntegerSchema().example(1))));
+        if (openApi.getPaths() != null) {
+            openApi.getPaths().forEach((path, item) -> item.readOperations().forEach(operation -> {
+                if (operation.getParameters() != null) {
+                    operation.getParameters().forEach(parameter -> describe(path, parameter));
+                }
+            }));
+        }
         if (openApi.getTags() != null) {
             openApi.getTags().sort(Comparator.comparing(Tag::getName)); // a stable order for the committed contract
         }
+    }
+
+    /**
+     * A path parameter without a description is the id (or name) of the resource its path segment lists; any other
+     * parameter takes its schema's description, which Swagger UI would not show.
+     */
+    private static void describe(String path, Parameter parameter) {
+        if (parameter.getDescription() != null) {
+            return;
+        }
+        var placeholder = "/{" + parameter.getName() + "}";
+        int at = path.indexOf(placeholder);
+        if ("path".equals(parameter.getIn()) && at > 0) {
+            var segment = path.substring(path.lastIndexOf('/', at - 1) + 1, at);
+            var resource = RESOURCES.get(segment);
+            if (resource != null) {
+                parameter.setDescription((parameter.getName().endsWith("Id") ? "Id" : "Name") + " of the "
+                        + resource);
+            }
+        } else if (parameter.getSchema() != null) {
+            parameter.setDescription(parameter.getSchema().getDescription());
+        }
+    }
+
+    /**
+     * A union chosen by a discriminator ({@code kind} of a NIC driver) declares the values it takes as an enum, and
+     * each case says its own value in place of the reference back to the union that springdoc writes, which would
+     * make a validator recurse.
+     */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private static void discriminated(String name, Schema<?> union, Map<String, Schema> schemas) {
+        var discriminator = union.getDiscriminator();
+        if (discriminator == null || discriminator.getMapping() == null || union.getProperties() == null) {
+            return;
+        }
+        var property = discriminator.getPropertyName();
+        Schema kind = union.getProperties().get(property);
+        kind.setEnum(List.copyOf(discriminator.getMapping().keySet()));
+        if (kind.getDescription() == null) {
+            kind.setDescription("Which of the cases this is; it decides the other fields");
+        }
+        var backReference = "#/components/schemas/" + name;
+        discriminator.getMapping().forEach((value, reference) -> {
+            List<Schema> parts = schemas.get(reference.substring(reference.lastIndexOf('/') + 1)).getAllOf();
+            if (parts != null) {
+                parts.replaceAll(part -> backReference.equals(part.get$ref()) ? new ObjectSchema()
+                        .addProperty(property, new StringSchema().description("Always " + value)._enum(List.of(value)))
+                        .addRequiredItem(property) : part);
+            }
+        });
     }
 
     private static boolean hasParameterOf(HandlerMethod handler, Class<?> type) {

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamContext;
 import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.exc.InvalidFormatException;
 import tools.jackson.databind.exc.InvalidTypeIdException;
 
 /** Says in words a client can act on what is wrong with a JSON document: where, and what. */
@@ -17,7 +19,10 @@ final class JsonProblems {
     private JsonProblems() {
     }
 
-    /** The field path, such as {@code numaNodes[0].id}, or {@code $} for the document itself. */
+    /**
+     * The field path, such as {@code numaNodes[0].id}, or {@code $} for the document itself; for a wrong or missing
+     * type id, its property ({@code driver.kind}).
+     */
     static String path(JacksonException e) {
         var path = new StringBuilder();
         for (var reference : e.getPath()) {
@@ -26,6 +31,9 @@ final class JsonProblems {
             } else if (reference.getIndex() >= 0) {
                 path.append('[').append(reference.getIndex()).append(']');
             }
+        }
+        if (e instanceof InvalidTypeIdException typeId) {
+            path.append(path.isEmpty() ? "" : ".").append(typeProperty(typeId.getBaseType()));
         }
         return path.isEmpty() ? "$" : path.toString();
     }
@@ -48,6 +56,11 @@ final class JsonProblems {
         if (e instanceof InvalidTypeIdException typeId) {
             return typeIdMessage(typeId);
         }
+        if (e instanceof InvalidFormatException format && format.getTargetType() != null
+                && format.getTargetType().isEnum()) {
+            return "'" + format.getValue() + "' is not one of: " + Arrays.stream(format.getTargetType()
+                    .getEnumConstants()).map(constant -> ((Enum<?>) constant).name()).collect(Collectors.joining(", "));
+        }
         // Java type names mean nothing to a client: `io.edp.manager.host.vnic.AdapterType` becomes `AdapterType`
         var message = e.getOriginalMessage().replaceAll("`(?:[\\w$]+\\.)+([\\w$]+)`", "`$1`");
         TokenStreamLocation location = e.getLocation();
@@ -59,13 +72,23 @@ final class JsonProblems {
 
     /** Which value the type property ({@code kind}) must take, in place of a Java class name. */
     private static String typeIdMessage(InvalidTypeIdException e) {
-        var base = e.getBaseType() == null ? Object.class : e.getBaseType().getRawClass();
-        var info = base.getAnnotation(JsonTypeInfo.class);
-        var property = info == null ? "type" : info.property();
-        var subTypes = base.getAnnotation(JsonSubTypes.class);
-        var choices = subTypes == null ? "" : Arrays.stream(subTypes.value()).map(JsonSubTypes.Type::name)
-                .collect(Collectors.joining(", ", "; it must be one of: ", ""));
+        var property = typeProperty(e.getBaseType());
         return (e.getTypeId() == null ? "`" + property + "` is missing" : "`" + property + "` '" + e.getTypeId()
-                + "' is not known") + choices;
+                + "' is not known") + choices(e.getBaseType() == null ? Object.class : e.getBaseType().getRawClass());
+    }
+
+    private static String typeProperty(JavaType base) {
+        return typeProperty(base == null ? Object.class : base.getRawClass());
+    }
+
+    private static String typeProperty(Class<?> base) {
+        var info = base.getAnnotation(JsonTypeInfo.class);
+        return info == null ? "type" : info.property();
+    }
+
+    private static String choices(Class<?> base) {
+        var subTypes = base.getAnnotation(JsonSubTypes.class);
+        return subTypes == null ? "" : Arrays.stream(subTypes.value()).map(JsonSubTypes.Type::name)
+                .collect(Collectors.joining(", ", "; it must be one of: ", ""));
     }
 }

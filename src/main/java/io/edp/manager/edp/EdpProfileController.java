@@ -46,7 +46,8 @@ class EdpProfileController {
     @Operation(operationId = "listEdpProfiles", summary = "List EDP profiles",
             description = "Sortable by name; `name` finds one profile (a page of zero or one).")
     PageResponse<EdpProfileResponse> list(@ParameterObject @Valid PageParams paging,
-            @Parameter(example = "enterprise") @RequestParam(required = false) @Size(max = 63) String name) {
+            @Parameter(description = "Exactly this name: a page of zero or one profile", example = "edp-gold")
+            @RequestParam(required = false) @Size(max = 63) String name) {
         return PageResponse.of(profiles.list(name, paging.toPageable(Set.of("name"), "name")));
     }
 

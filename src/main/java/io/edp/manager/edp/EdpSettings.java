@@ -29,11 +29,14 @@ import jakarta.validation.constraints.Size;
  * profile's, a profile's over the default ({@link #DEFAULTS}); see {@link #over}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@Schema(description = "EDP settings; a field left out is inherited (host over profile over default)")
+@Schema(description = "EDP settings; a field left out (or null) is inherited: the host's own value over its "
+        + "profile's over the default declared here")
 public record EdpSettings(
-        @Schema(description = "Data-path mode: LEGACY, EDP_STANDARD or EDP_DEDICATED; NSX's ENS_INTERRUPT "
-                + "(= EDP_STANDARD) and ENS (= EDP_DEDICATED) are accepted, a bare STANDARD is ambiguous and refused",
-                example = "EDP_STANDARD")
+        @Schema(description = "Data-path mode: LEGACY (every packet through the IOChain), EDP_STANDARD (flow-cache "
+                + "fast path, workers sleep when idle) or EDP_DEDICATED (fast path, workers busy-poll). Case does not "
+                + "matter; NSX's ENS_INTERRUPT (= EDP_STANDARD) and ENS (= EDP_DEDICATED) are accepted too and "
+                + "stored by the EDP name; a bare STANDARD is ambiguous and refused",
+                allowableValues = {"LEGACY", "EDP_STANDARD", "EDP_DEDICATED"}, example = "EDP_STANDARD")
         @Size(max = 32) String mode,
         @Schema(description = "Worker threads (EDP_DEDICATED: lcores) per NUMA node id; default one on each NUMA node "
                 + "that has a physical NIC", example = "{\"0\": 2}", maxProperties = 64)
@@ -43,7 +46,8 @@ public record EdpSettings(
         @Schema(description = "Staged expiry: a flow-cache entry lives a random time in [min, max] seconds",
                 example = "90")
         @Min(1) @Max(86_400) Integer flowExpiryMinSeconds,
-        @Schema(example = "150")
+        @Schema(description = "Staged expiry: the upper end of the window, at least flowExpiryMinSeconds",
+                example = "150")
         @Min(1) @Max(86_400) Integer flowExpiryMaxSeconds,
         @Schema(description = "Live verifier: one fast-path hit in N is re-evaluated by the slow path (without side "
                 + "effects) and compared with the cached action; 0 = off", example = "0")
@@ -57,7 +61,7 @@ public record EdpSettings(
         @Schema(description = "A new queue assignment is applied only if it lowers the peak load by this much",
                 example = "25")
         @Min(0) @Max(100) Integer tlbImprovementPercent,
-        @Valid DfwLoggingSettings dfwLogging,
+        @Schema(description = "Firewall packet logging") @Valid DfwLoggingSettings dfwLogging,
         @Schema(description = "IPFIX flow export to every IPFIX collector (/api/v1/ipfix-collectors); see "
                 + "docs/telemetry.md", example = "false")
         Boolean telemetryIpfix,

@@ -48,7 +48,8 @@ class FirewallRuleController {
             description = "In evaluation order by default (priority, then id); sortable by priority and name. "
                     + "`name` selects the rules of that name.")
     PageResponse<FirewallRuleResponse> list(@ParameterObject @Valid PageParams paging,
-            @Parameter(example = "block-telnet") @RequestParam(required = false) @Size(max = 80) String name) {
+            @Parameter(description = "Exactly this name: a page of zero or one rule", example = "block-telnet")
+            @RequestParam(required = false) @Size(max = 80) String name) {
         return PageResponse.of(rules.list(name, paging.toPageable(Set.of("priority", "name"), "priority")));
     }
 

@@ -9,14 +9,17 @@ import io.swagger.v3.oas.annotations.media.Schema;
 @Schema(description = "A distributed-firewall rule")
 public record FirewallRuleResponse(
         @Schema(description = "Id of the rule", example = "1") long id,
-        @Schema(example = "block-telnet") String name,
-        @Schema(example = "100") int priority,
-        @Schema(example = "10.0.0.0/8") String source,
-        @Schema(example = "any") String destination,
-        @Schema(example = "TCP") Protocol protocol,
-        @Schema(example = "1024-65535") String sourcePorts,
-        @Schema(example = "23") String destinationPorts,
-        @Schema(example = "DROP") String action,
+        @Schema(description = "Unique name of the rule", example = "block-telnet") String name,
+        @Schema(description = "Evaluation order: lower first", example = "100") int priority,
+        @Schema(description = "Source CIDR, address or any, as sent", example = "10.0.0.0/8") String source,
+        @Schema(description = "Destination CIDR, address or any, as sent", example = "any") String destination,
+        @Schema(description = "IP protocol matched", example = "TCP") Protocol protocol,
+        @Schema(description = "TCP/UDP source ports: a port or from-to; null: any", example = "1024-65535")
+        String sourcePorts,
+        @Schema(description = "TCP/UDP destination ports: a port or from-to; null: any", example = "23")
+        String destinationPorts,
+        @Schema(description = "What a match does", allowableValues = {"ALLOW", "DROP", "REJECT"}, example = "DROP")
+        String action,
         @Schema(description = "Virtual NIC MACs or physical NIC names; empty: everywhere") List<String> appliedTo,
         @Schema(description = "Whether the rule's connections and drops are packet-logged", example = "true")
         boolean log,

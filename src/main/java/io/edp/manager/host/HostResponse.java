@@ -16,7 +16,8 @@ public record HostResponse(
         String managementAddress,
         @Schema(description = "NUMA nodes with their CPU cores, by node id") List<NumaNode> numaNodes,
         @Schema(description = "Labels", example = "{\"rack\": \"r12\"}") Map<String, String> labels,
-        @Schema(description = "Version of the resource, also sent as its ETag", example = "1") long version)
+        @Schema(description = "Version of the resource, also sent as its ETag; 0 when created", example = "0")
+        long version)
         implements Versioned {
 
     static HostResponse of(Host host) {

@@ -2,7 +2,6 @@ package io.edp.manager.host;
 
 import java.util.List;
 
-import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -14,6 +13,6 @@ import jakarta.validation.constraints.Size;
 public record NumaNode(
         @Schema(description = "NUMA node id, as the operating system numbers it", example = "0")
         @NotNull @Min(0) @Max(63) Integer id,
-        @ArraySchema(arraySchema = @Schema(description = "Ids of the CPU cores of this node", example = "[0, 1, 2, 3]"))
+        @Schema(description = "Ids of the CPU cores of this node", example = "[0, 1, 2, 3]")
         @NotNull @Size(min = 1, max = 4096) List<@NotNull @Min(0) @Max(4095) Integer> cpuCores) {
 }

@@ -47,7 +47,8 @@ class SyslogServerController {
     @Operation(operationId = "listSyslogServers", summary = "List syslog servers",
             description = "Sortable by id (default) and host; `host` selects the servers with exactly that host.")
     PageResponse<SyslogServerResponse> list(@ParameterObject @Valid PageParams paging,
-            @Parameter(example = "10.0.0.50") @RequestParam(required = false) @Size(max = 253) String host) {
+            @Parameter(description = "Exactly this host name or address, as stored", example = "10.0.0.50")
+            @RequestParam(required = false) @Size(max = 253) String host) {
         return PageResponse.of(servers.list(host, paging.toPageable(Set.of("id", "host"), "id")));
     }
 

@@ -12,7 +12,7 @@ import jakarta.validation.constraints.Size;
         + "host's dfwLogging is enabled")
 public record SyslogServerRequest(
         @Schema(description = "Host name or IP address", example = "10.0.0.50") @NotBlank @Size(max = 253) String host,
-        @Schema(description = "Port; left out: 514", example = "514") @Min(1) @Max(65_535) Integer port,
+        @Schema(description = "Port", defaultValue = "514", example = "514") @Min(1) @Max(65_535) Integer port,
         @Schema(description = "UDP (one message a datagram, RFC 5426) or TCP (octet counting, RFC 6587)",
-                example = "UDP") @NotNull @Size(max = 3) String transport) {
+                allowableValues = {"UDP", "TCP"}, example = "UDP") @NotNull @Size(max = 3) String transport) {
 }

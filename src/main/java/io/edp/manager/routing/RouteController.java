@@ -48,8 +48,10 @@ class RouteController {
             description = "Sortable by id (default) and prefix; `prefix` and `output` select the routes with "
                     + "exactly that prefix (as stored: canonical CIDR) or output.")
     PageResponse<RouteResponse> list(@ParameterObject @Valid PageParams paging,
-            @Parameter(example = "10.128.0.0/16") @RequestParam(required = false) @Size(max = 50) String prefix,
-            @Parameter(example = "vmnic1") @RequestParam(required = false) @Size(max = 63) String output) {
+            @Parameter(description = "Exactly this prefix (canonical CIDR, as stored)", example = "10.128.0.0/16")
+            @RequestParam(required = false) @Size(max = 50) String prefix,
+            @Parameter(description = "Exactly this output physical NIC name", example = "vmnic1")
+            @RequestParam(required = false) @Size(max = 63) String output) {
         return PageResponse.of(routes.list(prefix, output, paging.toPageable(Set.of("id", "prefix"), "id")));
     }
 

@@ -10,14 +10,15 @@ record FlowCacheCounters(
         @Schema(description = "Lookups that found no usable entry", example = "10000") long misses,
         @Schema(description = "Packets that ran the IOChain (misses, revalidations, LEGACY, E1000, TCP SYN/FIN/RST)",
                 example = "10000") long slowPath,
-        @Schema(example = "10000") long insertions,
+        @Schema(description = "Entries the slow path installed", example = "10000") long insertions,
         @Schema(description = "Entries the slow path could not install", example = "0") long insertionFailures,
         @Schema(description = "Entries replaced because their bucket was full", example = "0") long evictions,
         @Schema(description = "Entries retired by staged expiry", example = "0") long expirations,
         @Schema(description = "Hits on stale or expired entries re-checked through the slow path", example = "0")
         long revalidations,
-        @Schema(example = "10000") long entries,
-        @Schema(example = "131072") long capacity,
+        @Schema(description = "Entries held now", example = "10000") long entries,
+        @Schema(description = "Entries the cache can hold (flowCacheSize per worker)", example = "131072")
+        long capacity,
         @Schema(description = "entries / capacity, in percent (rounded down)", example = "7") int occupancyPercent,
         @Schema(description = "NSX occupancy bucket: the highest of 0, 25, 50, 75, 90, 95 % reached", example = "0")
         int occupancyBucket,

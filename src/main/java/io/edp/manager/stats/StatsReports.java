@@ -19,12 +19,12 @@ final class StatsReports {
         var workers = stats.workers().stream().map(w -> new FlowCacheReport.WorkerFlowCache(w.id(), w.numaNode(),
                 FlowCacheCounters.of(w.flowCache()))).toList();
         workers.forEach(w -> occupancy.merge(Integer.toString(w.counters().occupancyBucket()), 1, Integer::sum));
-        return new FlowCacheReport(stats.takenAt(), generation, stats.generation(), stats.mode().name(),
+        return new FlowCacheReport(stats.takenAt(), generation, stats.generation(), stats.mode(),
                 FlowCacheCounters.of(stats.flowCache()), occupancy, workers);
     }
 
     static ThreadReport threads(EngineStats stats) {
-        return new ThreadReport(stats.takenAt(), stats.mode().name(), stats.workers().stream()
+        return new ThreadReport(stats.takenAt(), stats.mode(), stats.workers().stream()
                 .map(StatsReports::thread).toList());
     }
 

@@ -9,10 +9,10 @@ import io.swagger.v3.oas.annotations.media.Schema;
 @Schema(description = "One event of the statistics stream: what the /stats endpoints answer, from one engine snapshot")
 record StatsSnapshot(
         @Schema(description = "When the snapshot was taken") Instant takenAt,
-        ThreadReport threads,
-        FlowCacheReport flowCache,
-        TlbReport tlb,
-        NicQueueReport nicQueues,
+        @Schema(description = "As /stats/threads answers") ThreadReport threads,
+        @Schema(description = "As /stats/flow-cache answers") FlowCacheReport flowCache,
+        @Schema(description = "As /stats/tlb answers") TlbReport tlb,
+        @Schema(description = "As /stats/nic-queues answers") NicQueueReport nicQueues,
         @Schema(description = "The flows with most packets in the workers' last top-flows snapshots (one every "
                 + "500 ms, see /stats/flows), at most " + StatsSnapshot.TOP_FLOWS)
         List<FlowEntry> topFlows,

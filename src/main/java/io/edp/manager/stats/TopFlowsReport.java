@@ -20,7 +20,7 @@ record TopFlowsReport(
 
     @Schema(description = "A worker's last top-flows snapshot")
     record WorkerSnapshot(
-            @Schema(example = "0") int worker,
+            @Schema(description = "Worker number, from 0", example = "0") int worker,
             @Schema(description = "When its pass over the flow cache began") Instant takenAt,
             @Schema(description = "Worker time the pass cost, spread over its duty cycles in slices",
                     example = "1800000") long passNanos,

@@ -14,14 +14,15 @@ record VerifierReport(
         long checks,
         @Schema(description = "Checked hits whose cached action differs from the slow path's", example = "0")
         long mismatches,
-        List<Mismatch> lastMismatches) {
+        @Schema(description = "The last mismatches, oldest first") List<Mismatch> lastMismatches) {
 
     @Schema(description = "A fast-path hit the slow path would have decided differently")
-    record Mismatch(Instant at,
-                    @Schema(example = "0") int worker,
+    record Mismatch(@Schema(description = "When the hit was checked") Instant at,
+                    @Schema(description = "The worker whose flow cache served it", example = "0") int worker,
                     @Schema(description = "The engine's table set the hit ran under (its engineTablesVersion in "
                             + "the flow-cache statistics)", example = "3") int engineTablesVersion,
-                    @Schema(example = "port 1 to 02:00:00:00:00:01 udp 10.0.0.1:40000 > 10.0.0.2:53") String flow,
+                    @Schema(description = "The flow key",
+                            example = "port 1 to 02:00:00:00:00:01 udp 10.0.0.1:40000 > 10.0.0.2:53") String flow,
                     @Schema(description = "The action the flow cache gave the packet", example = "drop(NO_ROUTE)")
                     String cached,
                     @Schema(description = "The action the slow path would have taken",

@@ -47,7 +47,8 @@ class IpfixCollectorController {
     @Operation(operationId = "listIpfixCollectors", summary = "List IPFIX collectors",
             description = "Sortable by id (default) and address; `address` selects the collectors at that address.")
     PageResponse<IpfixCollectorResponse> list(@ParameterObject @Valid PageParams paging,
-            @Parameter(example = "192.0.2.10") @RequestParam(required = false) @Size(max = 45) String address) {
+            @Parameter(description = "Exactly this address (canonical form, as stored)", example = "192.0.2.10")
+            @RequestParam(required = false) @Size(max = 45) String address) {
         return PageResponse.of(collectors.list(address, paging.toPageable(Set.of("id", "address"), "id")));
     }
 

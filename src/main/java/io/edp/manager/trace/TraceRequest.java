@@ -14,7 +14,9 @@ import jakarta.validation.constraints.Size;
  * A packet to trace through a host's engine: its header fields (what is left out takes a default), or the whole
  * frame as {@code frameHex} (then no other field but {@code ingress}).
  */
-@Schema(description = "A packet to trace: described by its fields (defaults for what is left out) or as frameHex")
+@Schema(description = "A packet to trace: described by its fields (defaults for what is left out) or as frameHex",
+        example = "{\"ingress\": \"vmnic0\", \"sourceIp\": \"10.0.0.1\", \"destinationIp\": \"10.128.0.1\", "
+                + "\"protocol\": \"tcp\", \"destinationPort\": 80}")
 public record TraceRequest(
         @Schema(description = "Where the packet enters: a physical NIC's name, or a virtual NIC's MAC or port name "
                 + "(<vm>-eth<n>)", example = "vmnic0")
@@ -36,19 +38,20 @@ public record TraceRequest(
         @Schema(description = "Same family as sourceIp; required without frameHex", example = "10.128.0.1")
         @Size(max = 45) String destinationIp,
         @Schema(description = "tcp, udp, icmp, icmpv6 or an IP protocol number; default icmp (an echo request; "
-                + "icmp to an IPv6 address is ICMPv6)", example = "tcp")
+                + "icmp to an IPv6 address is ICMPv6)", defaultValue = "icmp", example = "tcp")
         @Size(max = 6) @Pattern(regexp = "tcp|udp|icmp|icmpv6|[0-9]{1,3}",
                 message = "must be tcp, udp, icmp, icmpv6 or a protocol number") String protocol,
-        @Schema(description = "TCP/UDP source port, or the ICMP echo identifier; default 49152", example = "49152")
+        @Schema(description = "TCP/UDP source port, or the ICMP echo identifier", defaultValue = "49152",
+                example = "49152")
         @Min(0) @Max(65535) Integer sourcePort,
-        @Schema(description = "TCP/UDP destination port; default 80", example = "80")
+        @Schema(description = "TCP/UDP destination port", defaultValue = "80", example = "80")
         @Min(0) @Max(65535) Integer destinationPort,
         @Schema(description = "TCP flags; default [SYN], the first packet of a connection", example = "[\"SYN\"]")
         @Size(max = 6) List<@NotNull TcpFlag> tcpFlags,
-        @Schema(description = "IPv4 TTL or IPv6 hop limit; default 64", example = "64")
+        @Schema(description = "IPv4 TTL or IPv6 hop limit", defaultValue = "64", example = "64")
         @Min(0) @Max(255) Integer ttl,
-        @Schema(description = "Frame length in bytes without FCS, padded with zeros; default 64 (at least what the "
-                + "headers take)", example = "64")
+        @Schema(description = "Frame length in bytes without FCS, padded with zeros, at least what the headers take",
+                defaultValue = "64", example = "64")
         @Min(14) @Max(1522) Integer length) {
 
     static final String MAC = "[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}";

@@ -23,12 +23,20 @@ record TraceResponse(
                 + "not a generation of the host", example = "3") int engineTablesVersion,
         @Schema(description = "The parsed flow key; null when the frame does not parse",
                 example = "port 0 vlan 10 to 02:ed:00:00:00:01 tcp 10.0.0.1:49152 > 10.128.0.1:80") String flowKey,
-        Switching switching, Firewall firewall, Routing routing, FlowCache flowCache, Verdict verdict) {
+        @Schema(description = "The switching stage; null when the frame does not parse") Switching switching,
+        @Schema(description = "The firewall stage; null when the frame is not IP or switching found no "
+                + "destination")
+        Firewall firewall,
+        @Schema(description = "The routing stage; null unless switched to the router and allowed by "
+                + "the firewall") Routing routing,
+        @Schema(description = "The owning worker's flow cache; null when the frame does not parse") FlowCache flowCache,
+        @Schema(description = "The final verdict; always present") Verdict verdict) {
 
     @Schema(description = "The switching decision")
     record Switching(
             @Schema(description = "The VLAN switched in: the outer tag on an uplink, the vNIC's VLAN on a VM port")
             int segment,
+            @Schema(description = "The destination MAC switching looked up", example = "02:ed:00:00:00:01")
             String destinationMac,
             @Schema(description = "TO_ROUTER: routed; KNOWN_MAC; DEFAULT_UPLINK: an unknown MAC from a VM port; "
                     + "UNKNOWN_MAC: dropped") SwitchDecision decision,
@@ -42,7 +50,7 @@ record TraceResponse(
             @Schema(description = "A later IP fragment: it takes its first fragment's decision") boolean laterFragment,
             @Schema(description = "The deciding rule's id (the connection's, or the first match); 0: none matched, "
                     + "allowed") int ruleId,
-            boolean allowed) {
+            @Schema(description = "Whether the firewall lets the packet through") boolean allowed) {
     }
 
     @Schema(description = "Routing (frames to the router's MAC)")
@@ -69,7 +77,7 @@ record TraceResponse(
 
     @Schema(description = "The final verdict")
     record Verdict(
-            Outcome outcome,
+            @Schema(description = "FORWARDED: it leaves by output; DROPPED: see dropReason") Outcome outcome,
             @Schema(description = "The port it leaves by: a physical NIC's name or a vNIC's port name") String output,
             @Schema(description = "The frame as it leaves, rewritten (MACs, TTL, VLAN), in hex") String frameHex,
             @Schema(description = "Why it is dropped") DropReason dropReason,

@@ -4,6 +4,8 @@ import java.util.UUID;
 
 import io.edp.manager.api.WithoutDatabase;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import org.springframework.http.MediaType;
@@ -54,10 +56,15 @@ class TrafficController {
     @GetMapping("/flows/{flowId}")
     @Operation(operationId = "getTrafficFlow", summary = "Frames of one flow that reached a sink",
             description = "Flow ids count from 0 in the profile's order; since the engine started.")
-    FlowReceived flow(@PathVariable UUID hostId, @PathVariable int flowId) {
+    FlowReceived flow(@PathVariable UUID hostId,
+            @Parameter(description = "Number of the flow in the profile, from 0", example = "0")
+            @PathVariable int flowId) {
         return new FlowReceived(flowId, traffic.flowReceived(hostId, flowId));
     }
 
-    record FlowReceived(int flowId, long received) {
+    @Schema(description = "What the sinks received of one flow")
+    record FlowReceived(
+            @Schema(description = "Number of the flow in the profile, from 0", example = "0") int flowId,
+            @Schema(description = "Its frames that reached a sink", example = "100") long received) {
     }
 }

@@ -18,14 +18,19 @@ public record TrafficRequest(
         @NotBlank @Size(min = 1, max = 63) String nic,
         @Schema(description = "Number of flows, sent round robin", example = "10000")
         @NotNull @Min(1) @Max(1_000_000) Integer flows,
-        @Schema(description = "Frame size in bytes", example = "64") @Min(60) @Max(1518) Integer frameBytes,
-        @Schema(description = "Packets per second; 0 or left out: as fast as the engine takes them", example = "0")
+        @Schema(description = "Frame size in bytes", defaultValue = "64", example = "64")
+        @Min(60) @Max(1518) Integer frameBytes,
+        @Schema(description = "Packets per second; 0: as fast as the engine takes them", defaultValue = "0",
+                example = "0")
         @Min(0) Long packetsPerSecond,
-        @Schema(description = "Percent of flows that are UDP; TCP takes tcpPercent, ICMP the rest", example = "100")
+        @Schema(description = "Percent of flows that are UDP; TCP takes tcpPercent, ICMP the rest",
+                defaultValue = "100", example = "100")
         @Min(0) @Max(100) Integer udpPercent,
-        @Schema(example = "0") @Min(0) @Max(100) Integer tcpPercent,
-        @Schema(description = "Percent of flows over IPv6", example = "0") @Min(0) @Max(100) Integer ipv6Percent,
-        @Schema(description = "Stop after this many packets; 0 or left out: no limit", example = "0")
+        @Schema(description = "Percent of flows that are TCP", defaultValue = "0", example = "0")
+        @Min(0) @Max(100) Integer tcpPercent,
+        @Schema(description = "Percent of flows over IPv6", defaultValue = "0", example = "0")
+        @Min(0) @Max(100) Integer ipv6Percent,
+        @Schema(description = "Stop after this many packets; 0: no limit", defaultValue = "0", example = "0")
         @Min(0) Long packets,
         @Schema(description = "Stop after this many seconds; left out: no limit", example = "10")
         @Min(1) @Max(86_400) Integer durationSeconds,
@@ -33,10 +38,13 @@ public record TrafficRequest(
                 + "(routed)", example = "00:50:56:aa:bb:01")
         @NotNull @Size(max = 17) @Pattern(regexp = "[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}", message = "must be a MAC address")
         String destinationMac,
-        @Schema(description = "VLAN tag of the frames; 0 or left out: untagged", example = "0")
+        @Schema(description = "VLAN tag of the frames; 0: untagged", defaultValue = "0", example = "0")
         @Min(0) @Max(4094) Integer vlan,
-        @Schema(description = "First source IPv4 address", example = "10.0.0.0") @Size(max = 15) String sourceBase,
-        @Schema(description = "First destination IPv4 address", example = "10.128.0.0") @Size(max = 15) String destinationBase,
-        @Schema(description = "Number of destination /24s the flows spread over", example = "1")
+        @Schema(description = "First source IPv4 address", defaultValue = "10.0.0.0", example = "10.0.0.0")
+        @Size(max = 15) String sourceBase,
+        @Schema(description = "First destination IPv4 address", defaultValue = "10.128.0.0",
+                example = "10.128.0.0")
+        @Size(max = 15) String destinationBase,
+        @Schema(description = "Number of destination /24s the flows spread over", defaultValue = "1", example = "1")
         @Min(1) @Max(65_536) Integer destinations) {
 }

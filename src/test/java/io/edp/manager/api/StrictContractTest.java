@@ -229,7 +229,7 @@ class StrictContractTest extends ManagerTest {
                 .andExpect(jsonPath("$.detail", allOf(containsString("`kind` 'usb' is not known"),
                         containsString("af_packet"), containsString("loopback"), containsString("pcap"),
                         not(containsString("io.edp")), not(containsString("DriverSettings")))))
-                .andExpect(jsonPath("$.errors[0].field").value("driver"));
+                .andExpect(jsonPath("$.errors[0].field").value("driver.kind"));
     }
 
     @Test
@@ -238,7 +238,29 @@ class StrictContractTest extends ManagerTest {
         postJson("/api/v1/hosts/" + id + "/pnics", pnic("{\"interfaceName\": \"eth1\"}"))
                 .andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.detail", allOf(containsString("`kind` is missing"),
-                        containsString("af_packet"), not(containsString("DriverSettings")))));
+                        containsString("af_packet"), not(containsString("DriverSettings")))))
+                .andExpect(jsonPath("$.errors[0].field").value("driver.kind"));
+    }
+
+    @Test
+    void aDriverThatIsNotAnObjectIsAskedForItsKind() throws Exception {
+        UUID id = createHost("esx-01");
+        expectFieldError(postJson("/api/v1/hosts/" + id + "/pnics", pnic("\"loopback\"")), "driver.kind",
+                "`kind` is missing; it must be one of: loopback, af_packet, pcap")
+                .andExpect(jsonPath("$.detail", not(containsString("DriverSettings"))));
+    }
+
+    @Test
+    void aValueOutsideAnEnumNamesTheFieldAndTheValuesNotAJavaType() throws Exception {
+        UUID host = createHost("esx-01");
+        UUID vm = createVm(host, "web-01");
+        expectFieldError(postJson("/api/v1/hosts/" + host + "/vms/" + vm + "/vnics",
+                "{\"mac\": \"00:50:56:aa:bb:01\", \"vlan\": 0, \"adapterType\": \"E1000E\", \"rxQueues\": 1}"),
+                "adapterType", "'E1000E' is not one of: VMXNET3, E1000")
+                .andExpect(jsonPath("$.detail", not(containsString("AdapterType"))));
+        expectFieldError(postJson("/api/v1/accounts",
+                "{\"name\": \"alice\", \"role\": \"ADMIN\", \"password\": \"correct-horse-battery\"}"),
+                "role", "'ADMIN' is not one of: OPERATOR, VIEWER");
     }
 
     @Test

@@ -23,5 +23,7 @@ public record PhysicalNicRequest(
         @NotNull @Min(1) @Max(64) Integer rxQueues,
         @Schema(description = "Whether receive-side scaling spreads flows over the queues", example = "true")
         @NotNull Boolean rss,
+        @Schema(description = "How the engine reaches the NIC's packets: `kind` chooses the driver and the other "
+                + "fields it takes", example = "{\"kind\": \"loopback\"}")
         @NotNull @Valid DriverSettings driver) {
 }

@@ -15,8 +15,9 @@ public record PhysicalNicResponse(
         @Schema(description = "Link speed in Mbit/s", example = "25000") int speedMbps,
         @Schema(description = "Number of receive queues", example = "4") int rxQueues,
         @Schema(description = "Receive-side scaling on or off", example = "true") boolean rss,
-        DriverSettings driver,
-        @Schema(description = "Version of the resource, also sent as its ETag", example = "1") long version)
+        @Schema(description = "The NIC's driver, chosen by `kind`, with its settings") DriverSettings driver,
+        @Schema(description = "Version of the resource, also sent as its ETag; 0 when created", example = "0")
+        long version)
         implements Versioned {
 
     static PhysicalNicResponse of(PhysicalNic nic) {

@@ -13,7 +13,8 @@ public record VmResponse(
         @Schema(description = "Name, unique on the host", example = "web-01") String name,
         @Schema(description = "Number of virtual CPUs", example = "4") int vcpus,
         @Schema(description = "NUMA node", example = "0") int numaNode,
-        @Schema(description = "Version of the resource, also sent as its ETag", example = "1") long version)
+        @Schema(description = "Version of the resource, also sent as its ETag; 0 when created", example = "0")
+        long version)
         implements Versioned {
 
     static VmResponse of(Vm vm) {

@@ -14,7 +14,8 @@ public record VirtualNicResponse(
         @Schema(description = "VLAN id; 0 means untagged", example = "100") int vlan,
         @Schema(example = "VMXNET3") AdapterType adapterType,
         @Schema(description = "Number of receive queues", example = "2") int rxQueues,
-        @Schema(description = "Version of the resource, also sent as its ETag", example = "1") long version)
+        @Schema(description = "Version of the resource, also sent as its ETag; 0 when created", example = "0")
+        long version)
         implements Versioned {
 
     static VirtualNicResponse of(VirtualNic nic) {
