@@ -1,6 +1,8 @@
 package io.edp.engine.packet;
 
 import static io.edp.engine.packet.NetworkOrder.U16;
+import static io.edp.engine.packet.NetworkOrder.U32;
+import static io.edp.engine.packet.NetworkOrder.U64;
 
 import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.slowpath.Action;
@@ -47,18 +49,24 @@ public final class FrameRewriter {
                 data.set(U16, l3 + 10, (short) ((sum & 0xFFFF) + (sum >>> 16)));
             }
         }
-        if (a.rewriteMacs()) {
-            writeMac(data, frame, a.dstMac());
-            writeMac(data, frame + 6, a.srcMac());
-        }
         VlanOp op = a.vlanOp();
         if (op == VlanOp.PUSH) {
-            moveMacs(data, frame, frame - 4);
+            // the new MACs go straight where the push puts them: no store of them read back by the move
+            if (a.rewriteMacs()) {
+                writeMacs(data, frame - 4, a.dstMac(), a.srcMac());
+            } else {
+                moveMacs(data, frame, frame - 4);
+            }
             data.set(U16, frame + 8, (short) FlowKey.ETHERTYPE_VLAN);
             data.set(U16, frame + 10, (short) a.vlan());
             m.dataOffset(m.dataOffset() - 4).dataLength(m.dataLength() + 4);
             m.l3Offset(m.l3Offset() + 4);
-        } else if (op == VlanOp.POP) {
+            return FORWARD;
+        }
+        if (a.rewriteMacs()) {
+            writeMacs(data, frame, a.dstMac(), a.srcMac());
+        }
+        if (op == VlanOp.POP) {
             pop(m, data, frame, 1);
         } else if (op == VlanOp.SET) {
             setVid(data, frame + 14, a.vlan());
@@ -92,9 +100,9 @@ public final class FrameRewriter {
         data.set(ValueLayout.JAVA_INT_UNALIGNED, to + 8, rest);
     }
 
-    private static void writeMac(MemorySegment data, long at, long mac) {
-        data.set(U16, at, (short) (mac >>> 32));
-        data.set(U16, at + 2, (short) (mac >>> 16));
-        data.set(U16, at + 4, (short) mac);
+    /** Writes the destination then the source MAC (48 bits each) as the 12 bytes at {@code at}: two stores. */
+    private static void writeMacs(MemorySegment data, long at, long dstMac, long srcMac) {
+        data.set(U64, at, (dstMac << 16) | ((srcMac >>> 32) & 0xFFFF));
+        data.set(U32, at + 8, (int) srcMac);
     }
 }
