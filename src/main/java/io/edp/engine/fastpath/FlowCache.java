@@ -5,6 +5,8 @@ import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.ConnectionTable;
 import io.edp.engine.telemetry.FlowEndReason;
 import io.edp.engine.telemetry.FlowRecords;
+import io.edp.engine.numa.HugePages;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -16,7 +18,8 @@ import java.lang.foreign.ValueLayout;
  * what it is sized for. Owned by exactly one worker thread; other threads only read the counters array it was
  * given.
  *
- * <p>Each entry is two adjacent 64-byte cache lines of {@code entries} (16 longs), beside a parallel {@code int}
+ * <p>Each entry is two adjacent 64-byte cache lines of {@code entries} (16 longs; off-heap, line-aligned, on
+ * 2 MiB pages where the kernel has them: {@link HugePages}), beside a parallel {@code int}
  * signature per slot so a lookup touches the bucket's 16-byte signature row (two on a primary-bucket miss) and, on
  * a match, the entry. Line 0 is what a lookup reads to decide; line 1 is what a hit writes (its counters) and
  * room for what is coming, so that the layout changes once for all three: telemetry (64-bit counters, first
@@ -109,7 +112,9 @@ public final class FlowCache {
     private final int capacity;
     private final int bucketMask;
     private final int bucketShift;
-    private final long[] entries;
+    private final MemorySegment entries;
+    /** An entry's words copied out for the exporter and the top-flows pass, which read them as a {@code long[]}. */
+    private final long[] copied = new long[WORDS];
     private final int[] signatures;
     private final long[] counters;
     /** The displacement search's queue: a bucket's first slot, the node it was reached from (-1 for the key's own
@@ -140,7 +145,7 @@ public final class FlowCache {
         this.capacity = capacity;
         this.bucketMask = capacity / WAYS - 1;
         this.bucketShift = 32 - Integer.numberOfTrailingZeros(capacity / WAYS);
-        this.entries = new long[capacity * WORDS];
+        this.entries = HugePages.allocate(Arena.ofAuto(), (long) capacity * WORDS * Long.BYTES);
         this.signatures = new int[capacity];
         this.counters = counters;
         this.minExpiryMillis = (int) minExpiryMillis;
@@ -148,7 +153,7 @@ public final class FlowCache {
         this.random = seed == 0 ? 0x2545F4914F6CDD1DL : seed;
     }
 
-    /** Heap a cache of {@code capacity} entries holds: the entry lines and the signature per slot. */
+    /** Memory a cache of {@code capacity} entries holds: the entry lines (off-heap) and the signature per slot. */
     public static long bytes(int capacity) {
         return (long) capacity * (WORDS * Long.BYTES + Integer.BYTES);
     }
@@ -182,8 +187,8 @@ public final class FlowCache {
      */
     public boolean current(int slot, int generation, int nowMillis) {
         int base = slot * WORDS;
-        long meta = entries[base + 6];
-        long lastHit = entries[base + 7];
+        long meta = get(base + 6);
+        long lastHit = get(base + 7);
         return ((int) meta & 0xFFFF) == (generation & 0xFFFF) && (int) (meta >>> 32) - nowMillis > 0
                 && ((int) lastHit == NO_CONNECTION
                         || nowMillis - (int) (lastHit >>> 32) < ConnectionTable.SHORTEST_TIMEOUT_MILLIS);
@@ -191,7 +196,7 @@ public final class FlowCache {
 
     /** The generation (its low 16 bits) the entry at {@code slot} was installed or revalidated under. */
     public int generation(int slot) {
-        return (int) entries[slot * WORDS + 6] & 0xFFFF;
+        return (int) get(slot * WORDS + 6) & 0xFFFF;
     }
 
     /**
@@ -204,21 +209,21 @@ public final class FlowCache {
         for (int s = first; s < first + WAYS; s++) {
             slot = signatures[s] == hash ? s : slot;
         }
-        warmed += entries[slot * WORDS] + entries[slot * WORDS + 8];
+        warmed += get(slot * WORDS) + get(slot * WORDS + 8);
     }
 
     /** The action index of a current entry found by {@link #lookup}. */
     public int actionIndex(int slot) {
-        return (int) (entries[slot * WORDS + 6] >>> 16) & 0xFFFF;
+        return (int) (get(slot * WORDS + 6) >>> 16) & 0xFFFF;
     }
 
     /** Counts one packet of {@code bytes} with TCP flags {@code tcpFlags} on the entry at {@code slot}. */
     public void count(int slot, int bytes, int tcpFlags, int nowMillis) {
         int base = slot * WORDS;
-        long packets = entries[base + 8];
-        entries[base + 8] = packets + 1;
-        entries[base + 9] += bytes;
-        entries[base + 10] = (packets == 0 ? (long) nowMillis << 32 : entries[base + 10]) | tcpFlags;
+        long packets = get(base + 8);
+        set(base + 8, packets + 1);
+        add(base + 9, bytes);
+        set(base + 10, (packets == 0 ? (long) nowMillis << 32 : get(base + 10)) | tcpFlags);
     }
 
     /**
@@ -241,7 +246,7 @@ public final class FlowCache {
 
     /** Labels the entry at {@code slot} with what its records carry: the deciding rule and the egress port. */
     public void label(int slot, int ruleId, int outPort) {
-        entries[slot * WORDS + 11] = ((long) ruleId << 32) | ((long) ((outPort + 1) & 0xFFFF) << 16);
+        set(slot * WORDS + 11, ((long) ruleId << 32) | ((long) ((outPort + 1) & 0xFFFF) << 16));
     }
 
     /** The flow of the key ended (TCP FIN or RST seen on the slow path): its entry's counters are exported. */
@@ -259,17 +264,17 @@ public final class FlowCache {
      */
     public int touch(int slot, int nowMillis) {
         int at = slot * WORDS + 7;
-        long lastHit = entries[at];
+        long lastHit = get(at);
         if ((int) (lastHit >>> 32) == nowMillis) {
             return NO_CONNECTION;
         }
-        entries[at] = ((long) nowMillis << 32) | (lastHit & 0xFFFF_FFFFL);
+        set(at, ((long) nowMillis << 32) | (lastHit & 0xFFFF_FFFFL));
         return (int) lastHit;
     }
 
     /** The connection reference the entry at {@code slot} rests on, or {@link #NO_CONNECTION}. */
     public int connection(int slot) {
-        return (int) entries[slot * WORDS + 7];
+        return (int) get(slot * WORDS + 7);
     }
 
     /** {@link #install} of an entry whose verdict rests on no connection. */
@@ -299,15 +304,15 @@ public final class FlowCache {
         }
         int base = slot * WORDS;
         for (int w = 0; w < 6; w++) {
-            entries[base + w] = descriptors.get(LONG, keyBase + 8L * w);
+            set(base + w, descriptors.get(LONG, keyBase + 8L * w));
         }
-        entries[base + 6] = ((long) (nowMillis + minExpiryMillis + nextSpread()) << 32)
-                | ((long) actionIndex << 16) | (generation & 0xFFFF);
-        entries[base + 7] = ((long) nowMillis << 32) | (connection & 0xFFFF_FFFFL);
-        entries[base + 8] = 0;
-        entries[base + 9] = 0;
-        entries[base + 10] = 0;
-        entries[base + 11] = 0;
+        set(base + 6, ((long) (nowMillis + minExpiryMillis + nextSpread()) << 32)
+                | ((long) actionIndex << 16) | (generation & 0xFFFF));
+        set(base + 7, ((long) nowMillis << 32) | (connection & 0xFFFF_FFFFL));
+        set(base + 8, 0);
+        set(base + 9, 0);
+        set(base + 10, 0);
+        set(base + 11, 0);
         signatures[slot] = hash;
         return slot;
     }
@@ -331,7 +336,7 @@ public final class FlowCache {
         int cursor = sweepCursor;
         for (int i = 0; i < budget; i++) {
             if (signatures[cursor] != 0) {
-                if ((int) (entries[cursor * WORDS + 6] >>> 32) - nowMillis <= 0) {
+                if ((int) (get(cursor * WORDS + 6) >>> 32) - nowMillis <= 0) {
                     exportCounters(cursor, FlowEndReason.FORCED_END);
                     signatures[cursor] = 0;
                     retired++;
@@ -367,13 +372,13 @@ public final class FlowCache {
     public void corrupt(int actionIndex) {
         for (int slot = 0; slot < signatures.length; slot++) {
             int at = slot * WORDS + 6;
-            entries[at] = (entries[at] & ~0xFFFF_0000L) | ((long) (actionIndex & 0xFFFF) << 16);
+            set(at, (get(at) & ~0xFFFF_0000L) | ((long) (actionIndex & 0xFFFF) << 16));
         }
     }
 
     /** The expiry of the entry at {@code slot}, for tests and telemetry. */
     public int expiryMillis(int slot) {
-        return (int) (entries[slot * WORDS + 6] >>> 32);
+        return (int) (get(slot * WORDS + 6) >>> 32);
     }
 
     /**
@@ -383,10 +388,10 @@ public final class FlowCache {
     public void offerBusiest(int from, int to, TopFlowSelection into, ActionTable actions, int generation) {
         for (int slot = from; slot < to; slot++) {
             int base = slot * WORDS;
-            if (signatures[slot] != 0 && into.wants(entries[base + PACKETS_WORD])) {
-                long meta = entries[base + 6];
+            if (signatures[slot] != 0 && into.wants(get(base + PACKETS_WORD))) {
+                long meta = get(base + 6);
                 int action = actionIndex(slot);
-                into.offer(entries, base, ((int) meta & 0xFFFF) == (generation & 0xFFFF) && action < actions.size()
+                into.offer(copy(base), 0, ((int) meta & 0xFFFF) == (generation & 0xFFFF) && action < actions.size()
                         ? actions.get(action) : null);
             }
         }
@@ -426,12 +431,12 @@ public final class FlowCache {
     }
 
     private boolean matches(int base, MemorySegment d, long keyBase) {
-        return entries[base] == d.get(LONG, keyBase)
-                && entries[base + 1] == d.get(LONG, keyBase + 8)
-                && entries[base + 2] == d.get(LONG, keyBase + 16)
-                && entries[base + 3] == d.get(LONG, keyBase + 24)
-                && entries[base + 4] == d.get(LONG, keyBase + 32)
-                && entries[base + 5] == d.get(LONG, keyBase + 40);
+        return get(base) == d.get(LONG, keyBase)
+                && get(base + 1) == d.get(LONG, keyBase + 8)
+                && get(base + 2) == d.get(LONG, keyBase + 16)
+                && get(base + 3) == d.get(LONG, keyBase + 24)
+                && get(base + 4) == d.get(LONG, keyBase + 32)
+                && get(base + 5) == d.get(LONG, keyBase + 40);
     }
 
     private int freeOrVictim(int hash, int nowMillis) {
@@ -520,7 +525,8 @@ public final class FlowCache {
     }
 
     private void move(int from, int to) {
-        System.arraycopy(entries, from * WORDS, entries, to * WORDS, WORDS);
+        MemorySegment.copy(entries, (long) from * WORDS * Long.BYTES, entries, (long) to * WORDS * Long.BYTES,
+                WORDS * Long.BYTES);
         signatures[to] = signatures[from];
         signatures[from] = 0;
     }
@@ -529,26 +535,26 @@ public final class FlowCache {
     private void exportCounters(int slot, int endReason) {
         int base = slot * WORDS;
         if (export != null) {
-            long labels = entries[base + 11];
-            long seen = entries[base + 10];
-            export.offer(entries, base, entries[base + 8], entries[base + 9], (int) (seen >>> 32),
-                    (int) (entries[base + 7] >>> 32), (int) seen & 0xFF, endReason, FlowRecords.ruleId(labels),
+            long labels = get(base + 11);
+            long seen = get(base + 10);
+            export.offer(copy(base), 0, get(base + 8), get(base + 9), (int) (seen >>> 32),
+                    (int) (get(base + 7) >>> 32), (int) seen & 0xFF, endReason, FlowRecords.ruleId(labels),
                     FlowRecords.outPort(labels));
         }
-        entries[base + 8] = 0;
-        entries[base + 9] = 0;
-        entries[base + 10] = 0;
+        set(base + 8, 0);
+        set(base + 9, 0);
+        set(base + 10, 0);
     }
 
     /** A current entry's counters go out at the flow's idle timeout (no packet since) or its active timeout. */
     private void exportTimedOut(int slot, int nowMillis) {
         int base = slot * WORDS;
-        if (entries[base + 8] == 0) {
+        if (get(base + 8) == 0) {
             return;
         }
-        if (nowMillis - (int) (entries[base + 7] >>> 32) >= idleTimeoutMillis) {
+        if (nowMillis - (int) (get(base + 7) >>> 32) >= idleTimeoutMillis) {
             exportCounters(slot, FlowEndReason.IDLE_TIMEOUT);
-        } else if (nowMillis - (int) (entries[base + 10] >>> 32) >= activeTimeoutMillis) {
+        } else if (nowMillis - (int) (get(base + 10) >>> 32) >= activeTimeoutMillis) {
             exportCounters(slot, FlowEndReason.ACTIVE_TIMEOUT);
         }
     }
@@ -573,7 +579,25 @@ public final class FlowCache {
     }
 
     private int untilExpiry(int slot, int nowMillis) {
-        return (int) (entries[slot * WORDS + 6] >>> 32) - nowMillis;
+        return (int) (get(slot * WORDS + 6) >>> 32) - nowMillis;
+    }
+
+    private long get(int word) {
+        return entries.getAtIndex(ValueLayout.JAVA_LONG, word);
+    }
+
+    private void set(int word, long value) {
+        entries.setAtIndex(ValueLayout.JAVA_LONG, word, value);
+    }
+
+    private void add(int word, long value) {
+        set(word, get(word) + value);
+    }
+
+    /** The words of the entry at word {@code base}, in {@link #copied}. */
+    private long[] copy(int base) {
+        MemorySegment.copy(entries, ValueLayout.JAVA_LONG, (long) base * Long.BYTES, copied, 0, WORDS);
+        return copied;
     }
 
     private int nextSpread() {

@@ -1,5 +1,6 @@
 package io.edp.engine.mbuf;
 
+import io.edp.engine.numa.HugePages;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -17,7 +18,6 @@ public final class MbufPool implements AutoCloseable {
     public static final int DATA_ROOM_BYTES = 2048;
     /** Space kept in front of the frame so a VLAN tag can be pushed without moving the payload. */
     public static final int HEADROOM_BYTES = 128;
-    private static final int CACHE_LINE = 64;
 
     private final Arena arena;
     private final MemorySegment descriptors;
@@ -38,8 +38,8 @@ public final class MbufPool implements AutoCloseable {
         this.capacity = capacity;
         this.descriptorBytes = descriptorBytes;
         this.arena = Arena.ofShared();
-        this.descriptors = arena.allocate((long) capacity * descriptorBytes, CACHE_LINE);
-        this.dataRooms = arena.allocate((long) capacity * DATA_ROOM_BYTES, CACHE_LINE);
+        this.descriptors = HugePages.allocate(arena, (long) capacity * descriptorBytes);
+        this.dataRooms = HugePages.allocate(arena, (long) capacity * DATA_ROOM_BYTES);
         this.freeStack = new int[capacity];
         for (int i = 0; i < capacity; i++) {
             freeStack[i] = capacity - 1 - i;
