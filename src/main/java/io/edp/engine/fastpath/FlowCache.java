@@ -200,16 +200,20 @@ public final class FlowCache {
     }
 
     /**
-     * Loads the entry line the key of {@code hash} most likely occupies, without deciding anything: a burst
-     * warms all its packets' entries first so that their cache misses overlap instead of queueing.
+     * Loads the entry line the key of {@code hash} most likely occupies (and its counters' line when
+     * {@code counting}), without deciding anything: a burst warms all its packets' entries first so that their cache
+     * misses overlap instead of queueing. Returns the connection reference that entry holds (or whatever a slot
+     * it does not occupy holds: a hint, never trusted), so that the caller can warm the connection's line too.
      */
-    public void warm(int hash) {
+    public int warm(int hash, boolean counting) {
         int first = primary(hash);
         int slot = first;
         for (int s = first; s < first + WAYS; s++) {
             slot = signatures[s] == hash ? s : slot;
         }
-        warmed += get(slot * WORDS) + get(slot * WORDS + 8);
+        long lastHit = get(slot * WORDS + 7);
+        warmed += counting ? get(slot * WORDS) + get(slot * WORDS + PACKETS_WORD) : get(slot * WORDS);
+        return (int) lastHit;
     }
 
     /** The action index of a current entry found by {@link #lookup}. */

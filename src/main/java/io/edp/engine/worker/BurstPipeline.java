@@ -47,7 +47,7 @@ final class BurstPipeline {
     private int[] held = burst;
     private int heldFrom;
     private int heldCount;
-    /** Sum of warmed words: keeps the loads of {@link #touch} from being optimized away. */
+    /** Sum of warmed words: keeps the loads of {@link #touch} and {@link #warm} from being optimized away. */
     private long warmed;
     /** Test seam ({@link Worker#injectFault}): thrown by the next burst after parsing. */
     private Error injectedFault;
@@ -108,7 +108,7 @@ final class BurstPipeline {
             throwInjectedFault();
         }
         if (g.fastPath()) {
-            warm(parsedCount);
+            warm(parsedCount, g);
         }
         for (int i = 0; i < parsedCount; i++) {
             heldFrom = i;
@@ -151,10 +151,10 @@ final class BurstPipeline {
         return parsedCount;
     }
 
-    /** Touches each packet's flow-cache entry now, so the misses run in parallel. */
-    private void warm(int parsedCount) {
+    /** Touches each packet's flow-cache entry and connection now, so the misses run in parallel. */
+    private void warm(int parsedCount, Generation g) {
         for (int i = 0; i < parsedCount; i++) {
-            fastPath.warm(mbuf.wrap(parsed[i]).flowHash());
+            warmed += fastPath.warm(mbuf.wrap(parsed[i]).flowHash(), g);
         }
     }
 
