@@ -29,7 +29,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The edp.manager Ansible collection (ansible/collections), run by the real ansible-playbook against the running
  * manager: the playbook that uses every module converges on its first run and changes nothing on its second; a
- * refused change fails with the manager's problem detail; a change in check mode is reported but not made;
+ * refused change fails with the manager's problem detail; check mode (the manager's dry runs) reports a fresh
+ * inventory's creates with their diff and a change with its diff, and makes neither;
  * state=absent removes everything. (AnsiblePlaybookTest runs the example playbook that uses the collection.)
  * Needs {@code ansible-playbook} (Debian's ansible-core; {@code .ci/run} installs it). Its own context (a real
  * port) is closed afterwards, so its reconciler does not compete with the shared test context's.
@@ -66,6 +67,15 @@ class AnsibleCollectionTest {
         long run = System.nanoTime();
         String host = "esx-collection-" + run;
         String prefix = "10.%d.%d.0/24".formatted(run >> 8 & 0xff, run & 0xff);
+
+        String dryRun = converge(host, prefix, "--check", "--diff");
+        assertThat(changed(dryRun)).as("check mode on a fresh inventory: %s", dryRun).isEqualTo(MODULES);
+        assertThat(dryRun).as("the diff of the manager's dry run").contains("+    \"name\": \"" + host + "\"",
+                "+    \"action\": \"DROP\"");
+        assertThat(items("/hosts?name=" + host)).as("check mode created nothing").isEmpty();
+        assertThat(items("/edp-profiles?name=" + host + "-gold")).isEmpty();
+        assertThat(items("/firewall/rules?name=" + host + "-no-telnet")).isEmpty();
+        assertThat(items("/routing/routes?prefix=" + prefix + "&output=vmnic0")).isEmpty();
 
         int first = changed(converge(host, prefix));
         int second = changed(converge(host, prefix));

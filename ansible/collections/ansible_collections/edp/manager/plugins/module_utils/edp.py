@@ -184,7 +184,8 @@ class Resource(object):
     One resource converged to the desired fields. A module names where the resource lives, how to find it by
     its natural key and which request fields it sets; this class reads it, compares, and writes only when
     something differs, with the ETag it read (a concurrent change answers 412 instead of being overwritten).
-    Check mode computes the same answer and writes nothing.
+    Check mode sends the same writes as dry runs (?dryRun=true): the manager checks them and answers what they would
+    store and the fields they would change (the diff), and stores nothing.
     """
 
     def __init__(self, module, client, collection, lookup, desired, fields, required=(), item_path=None):
@@ -222,22 +223,37 @@ class Resource(object):
         after = without_none(dict(before, **self.desired))
         changed = comparable(after) != comparable(before)
         result = dict(changed=changed, diff=dict(before=before, after=after), resource=current)
-        if result['changed'] and self.module.check_mode:
-            result['resource'] = dict(current, **after)
-        elif result['changed']:
+        if changed:
             path = self.item_path(current)
-            self.last_write = self.client.call('PUT', path, body=after, etag=self.client.call('GET', path).etag)
-            result['resource'] = self.last_write.body
+            self.last_write = self.write('PUT', path, body=after, etag=self.client.call('GET', path).etag)
+            result.update(self.outcome(self.last_write, result['diff']))
         return result
+
+    def write(self, method, path, expect=(200,), **options):
+        """The write, or in check mode its dry run (?dryRun=true): checked by the manager, nothing stored."""
+        query = {'dryRun': 'true'} if self.module.check_mode else None
+        return self.client.call(method, path, query=query, expect=expect, **options)
+
+    @staticmethod
+    def outcome(answer, diff):
+        """The resource as the write answered it and, from a dry run, the fields it changes as the diff."""
+        body = dict(answer.body or {})
+        changes = body.pop('changes', None)
+        body.pop('bumpedHosts', None)
+        if changes is not None:
+            changes = [c for c in changes if c['field'] != 'version']
+            diff = dict(before=dict((c['field'], c.get('before')) for c in changes),
+                        after=dict((c['field'], c.get('after')) for c in changes))
+        return dict(resource=body, diff=diff)
 
     def create(self):
         missing = [f for f in self.required if f not in self.desired]
         if missing:
             self.module.fail_json(msg='%s does not exist; creating it needs %s' % (self.lookup, ', '.join(missing)))
         result = dict(changed=True, diff=dict(before={}, after=self.desired), resource=self.desired)
-        if self.module.check_mode:
-            return result
-        self.last_write = self.client.call('POST', self.collection, body=self.desired, expect=(201, 409))
+        if self.collection is None:
+            return result  # check mode: the parent is created by an earlier task, nothing to ask the manager
+        self.last_write = self.write('POST', self.collection, body=self.desired, expect=(201, 409))
         existing = (self.last_write.body or {}).get('existing')
         if self.last_write.status == 409 and existing:
             # created by someone else since the lookup: the conflict names it, so converge that one
@@ -245,16 +261,16 @@ class Resource(object):
         if self.last_write.status == 409:
             self.module.fail_json(msg='POST %s answered 409: %s' % (self.collection, self.last_write.body.get('detail')),
                                   problem=self.last_write.body)
-        result['resource'] = self.last_write.body
+        result.update(self.outcome(self.last_write, result['diff']))
         return result
 
     def remove(self, current):
         before = self.request_fields(current) if current else {}
         result = dict(changed=current is not None, diff=dict(before=before, after={}))
-        if current is not None and not self.module.check_mode:
+        if current is not None:
             path = self.item_path(current)
-            self.last_write = self.client.call('DELETE', path, etag=self.client.call('GET', path).etag,
-                                               expect=(204, 404))
+            self.last_write = self.write('DELETE', path, etag=self.client.call('GET', path).etag,
+                                         expect=(200, 204, 404))
         return result
 
 

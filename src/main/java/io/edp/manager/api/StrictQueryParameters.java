@@ -83,6 +83,9 @@ class StrictQueryParameters implements HandlerInterceptor, WebMvcConfigurer {
                         .forEach(component -> takes.add(component.getName()));
             }
         }
+        if (DryRun.takenBy(method.getMethod(), method.getBeanType())) {
+            takes.add(DryRun.PARAMETER);
+        }
         return Collections.unmodifiableSortedSet(takes);
     }
 }

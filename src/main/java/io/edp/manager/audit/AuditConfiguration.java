@@ -2,6 +2,7 @@ package io.edp.manager.audit;
 
 import org.springframework.aop.Advisor;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.core.Ordered;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -24,6 +25,8 @@ class AuditConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static Advisor auditedWritesAdvisor(ObjectProvider<AuditTrail> trail,
                                         ObjectProvider<PlatformTransactionManager> transactions) {
-        return new DefaultPointcutAdvisor(AuditedWrites.HANDLERS, new AuditedWrites(trail, transactions));
+        var advisor = new DefaultPointcutAdvisor(AuditedWrites.HANDLERS, new AuditedWrites(trail, transactions));
+        advisor.setOrder(Ordered.LOWEST_PRECEDENCE - 1); // outside the advisors that run in its transaction
+        return advisor;
     }
 }

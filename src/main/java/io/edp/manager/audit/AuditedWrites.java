@@ -6,6 +6,7 @@ import java.util.Set;
 
 import jakarta.servlet.http.HttpServletRequest;
 
+import io.edp.manager.api.DryRun;
 import io.edp.manager.api.WithoutDatabase;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -65,18 +66,28 @@ final class AuditedWrites implements MethodInterceptor {
     public Object invoke(MethodInvocation invocation) throws Throwable {
         var request = ((ServletRequestAttributes) RequestContextHolder.currentRequestAttributes()).getRequest();
         var user = SecurityContextHolder.getContext().getAuthentication().getName();
-        Object result;
+        boolean dryRun = DryRun.requested(request);
+        var transaction = new TransactionTemplate(transactions.getObject());
+        Handled handled;
         try {
-            result = new TransactionTemplate(transactions.getObject()).execute(tx -> {
+            handled = transaction.execute(tx -> {
                 var response = proceed(invocation);
-                trail.getObject().append(event(request, user, invocation.getMethod(), response));
-                return response;
+                var event = event(request, user, invocation.getMethod(), response);
+                if (dryRun) {
+                    tx.setRollbackOnly(); // nothing stored, so PostgreSQL sends no NOTIFY and nothing is pushed
+                } else {
+                    trail.getObject().append(event);
+                }
+                return new Handled(response, event);
             });
         } catch (HandlerFailure failure) {
             throw failure.getCause();
         }
+        if (dryRun) { // recorded as what it was, in a transaction of its own
+            transaction.executeWithoutResult(tx -> trail.getObject().append(handled.event()));
+        }
         request.setAttribute(RECORDED, Boolean.TRUE); // only now: a failed commit took the event with it
-        return result;
+        return handled.response();
     }
 
     private static AuditedWrite event(HttpServletRequest request, String user, Method handler, Object response) {
@@ -97,6 +108,9 @@ final class AuditedWrites implements MethodInterceptor {
         } catch (Throwable e) {
             throw new HandlerFailure(e);
         }
+    }
+
+    private record Handled(Object response, AuditedWrite event) {
     }
 
     /** Carries a checked exception of a handler through the transaction callback. */

@@ -2,6 +2,7 @@ package io.edp.manager.edp;
 
 import java.util.Set;
 
+import io.edp.manager.api.GlobalDesiredState;
 import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.PageParams;
 import io.edp.manager.api.PageResponse;
@@ -25,6 +26,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
+@GlobalDesiredState
 @RequestMapping(path = "/api/v1/edp-profiles", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "EDP configuration")
 class EdpProfileController {

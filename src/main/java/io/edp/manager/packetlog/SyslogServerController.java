@@ -2,6 +2,7 @@ package io.edp.manager.packetlog;
 
 import java.util.Set;
 
+import io.edp.manager.api.GlobalDesiredState;
 import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.PageParams;
 import io.edp.manager.api.PageResponse;
@@ -25,6 +26,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
+@GlobalDesiredState
 @RequestMapping(path = "/api/v1/syslog-servers", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "Packet logging", description = "Syslog servers of the firewall packet log, used by every host's engine")
 class SyslogServerController {

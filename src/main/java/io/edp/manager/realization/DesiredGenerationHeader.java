@@ -6,6 +6,7 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.edp.manager.api.DryRun;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.PathItem;
 import io.swagger.v3.oas.models.headers.Header;
@@ -55,13 +56,22 @@ class DesiredGenerationHeader extends OncePerRequestFilter implements GlobalOpen
         var held = new ContentCachingResponseWrapper(response);
         try {
             chain.doFilter(request, held);
-            if (held.getStatus() / 100 == 2) {
+            if (held.getStatus() / 100 == 2 && !setByDryRun(request, held)) {
                 hostOf(request, held).flatMap(realizations::desiredGeneration)
                         .ifPresent(generation -> held.setHeader(HEADER, Long.toString(generation)));
             }
         } finally {
             held.copyBodyToResponse();
         }
+    }
+
+    /**
+     * A dry run has set the generation it would leave; without one it changed no generation (the current one holds),
+     * unless it deleted the host itself, which then has none.
+     */
+    private static boolean setByDryRun(HttpServletRequest request, HttpServletResponse response) {
+        return response.getHeader(DryRun.HEADER) != null
+                && (response.getHeader(HEADER) != null || HttpMethod.DELETE.matches(request.getMethod()));
     }
 
     /** The host the write was about: in its path, or for a new host in its Location; none for a deleted host. */

@@ -2,6 +2,7 @@ package io.edp.manager.telemetry;
 
 import java.util.Set;
 
+import io.edp.manager.api.GlobalDesiredState;
 import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.PageParams;
 import io.edp.manager.api.PageResponse;
@@ -25,6 +26,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
+@GlobalDesiredState
 @RequestMapping(path = "/api/v1/ipfix-collectors", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "Telemetry", description = "IPFIX collectors every host exports its flows to, and telemetry statistics")
 class IpfixCollectorController {

@@ -71,7 +71,7 @@ class PacketLogApiTest extends ManagerTest {
                 .andExpect(jsonPath("$.items.length()").value(1))
                 .andExpect(jsonPath("$.items[0].port").value(6514));
         mvc.perform(delete(SERVERS + "/" + id).with(operator()).header("If-Match", "\"1\""))
-                .andExpect(status().isNoContent());
+                .andExpect(status().isOk()).andExpect(jsonPath("$.bumpedHosts").isArray());
         mvc.perform(get(SERVERS + "/" + id).with(viewer())).andExpect(status().isNotFound());
     }
 
