@@ -12,7 +12,11 @@ import io.edp.engine.numa.CpuSet;
 import io.edp.engine.numa.WorkerPinning;
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.packetlog.PacketLog;
+import io.edp.engine.slowpath.ConnectionEntry;
+import io.edp.engine.slowpath.ConnectionFilter;
 import io.edp.engine.slowpath.ConnectionTable;
+import io.edp.engine.slowpath.ConnectionTableStats;
+import io.edp.engine.slowpath.RuleCounters;
 import io.edp.engine.slowpath.Route;
 import io.edp.engine.slowpath.VlanOp;
 import io.edp.engine.telemetry.FlowMeter;
@@ -84,7 +88,7 @@ public final class Engine implements AutoCloseable {
     private boolean closed;
 
     private Engine(EngineConfig config, NicDrivers driverKinds, Clock clock, ConnectionTable carried,
-            boolean stepped) {
+            List<RuleStats> carriedRuleStats, boolean stepped) {
         this.stepped = stepped;
         this.config = config;
         this.clock = clock;
@@ -95,10 +99,15 @@ public final class Engine implements AutoCloseable {
         this.workers = new Worker[config.workerCount()];
         this.packetLog = new PacketLog(workers.length, clock, stepped);
         configurePacketLog(config);
+        Map<Integer, long[]> carriedCounts = new TreeMap<>();
+        for (RuleStats r : carriedRuleStats) {
+            carriedCounts.put(r.ruleId(), new long[] {r.packets(), r.bytes(), r.connections()});
+        }
         int id = 0;
         for (Map.Entry<Integer, Integer> node : new TreeMap<>(config.workersPerNumaNode()).entrySet()) {
             for (int i = 0; i < node.getValue(); i++, id++) {
-                workers[id] = new Worker(id, node.getKey(), clock, pool, () -> current, packetLog.writer(id));
+                workers[id] = new Worker(id, node.getKey(), clock, pool, () -> current, packetLog.writer(id),
+                        id == 0 ? carriedCounts : null); // the previous engine's counts go on from worker 0
             }
         }
         this.group = new WorkerGroup(workers, stepped);
@@ -150,7 +159,7 @@ public final class Engine implements AutoCloseable {
     }
 
     public static Engine start(EngineConfig config, NicDrivers driverKinds, Clock clock) {
-        return new Engine(config, driverKinds, clock, null, false);
+        return new Engine(config, driverKinds, clock, null, List.of(), false);
     }
 
     /**
@@ -159,7 +168,16 @@ public final class Engine implements AutoCloseable {
      * another capacity than {@code config.conntrackCapacity()} is not taken: the engine starts with an empty one.
      */
     public static Engine start(EngineConfig config, NicDrivers driverKinds, Clock clock, ConnectionTable carried) {
-        return new Engine(config, driverKinds, clock, carried, false);
+        return new Engine(config, driverKinds, clock, carried, List.of(), false);
+    }
+
+    /**
+     * Starts an engine that replaces {@code previous} (closed first): it takes over its connections (as
+     * {@link #start(EngineConfig, NicDrivers, Clock, ConnectionTable)}) and its firewall-rule counters, so that a
+     * rebuild neither cuts a connection nor restarts a kept rule's counts.
+     */
+    public static Engine start(EngineConfig config, NicDrivers driverKinds, Clock clock, Engine previous) {
+        return new Engine(config, driverKinds, clock, previous.connections(), previous.ruleStats(), false);
     }
 
     /**
@@ -170,7 +188,7 @@ public final class Engine implements AutoCloseable {
      * chose, so a failing sequence of packets, clock moves and applies replays exactly. One thread drives it.
      */
     public static Engine startStepped(EngineConfig config, NicDrivers driverKinds, Clock clock) {
-        return new Engine(config, driverKinds, clock, null, true);
+        return new Engine(config, driverKinds, clock, null, List.of(), true);
     }
 
     /**
@@ -441,8 +459,56 @@ public final class Engine implements AutoCloseable {
         List<Route> routes = config.routes();
         AtomicReference<PacketTrace> trace = new AtomicReference<>();
         workers[queue.owner()].execute(w -> trace.set(PacketTracer.trace(w, g, routes, port, queue.queue(), frame,
-                (int) (clock.nanoTime() / 1_000_000))));
+                nowMillis())));
         return trace.get();
+    }
+
+    /**
+     * Every rule's packets, bytes and connections summed over the workers, by rule id (ascending), for the rules
+     * of the running generation; any thread, never waits on a worker. Counters belong to the rule's id: a push
+     * that keeps the id (moved, edited or not) keeps its counts, one without it drops them (the rule starts from
+     * zero if it comes back), and an engine started to replace this one takes them over.
+     */
+    public List<RuleStats> ruleStats() {
+        Map<Integer, long[]> sums = new TreeMap<>();
+        for (Worker w : workers) {
+            w.ruleCounters().addTo(sums);
+        }
+        List<RuleStats> stats = new ArrayList<>(sums.size());
+        sums.forEach((id, c) -> stats.add(new RuleStats(id, c[RuleCounters.PACKETS], c[RuleCounters.BYTES],
+                c[RuleCounters.CONNECTIONS])));
+        return List.copyOf(stats);
+    }
+
+    /** The live connections {@code filter} selects (as {@code conntrack -L}); any thread, never waits on a worker. */
+    public List<ConnectionEntry> listConnections(ConnectionFilter filter) {
+        return connections.list(filter, nowMillis());
+    }
+
+    /** The connection table's slots and live connections, per state; any thread. */
+    public ConnectionTableStats connectionStats() {
+        return connections.stats(nowMillis());
+    }
+
+    /**
+     * Clears the connections {@code filter} selects (as {@code conntrack -D}) and returns how many: they leave the
+     * table, then every worker drops, between two bursts, the flow-cache entries that rested on them, so from the
+     * return on their flows' packets get exactly what the slow path gives them now (a reply that passed only as
+     * part of a connection is dropped on both paths; a packet the rules allow starts a new one).
+     */
+    public synchronized int clearConnections(ConnectionFilter filter) {
+        ensureOpen();
+        int[] slots = connections.remove(filter, nowMillis());
+        if (slots.length > 0) {
+            for (Worker w : workers) {
+                w.execute(worker -> worker.forgetConnections(slots));
+            }
+        }
+        return slots.length;
+    }
+
+    private int nowMillis() {
+        return (int) (clock.nanoTime() / 1_000_000);
     }
 
     /** A snapshot of every counter; safe to call from any thread at any time. */

@@ -332,6 +332,26 @@ public final class FlowCache {
     }
 
     /**
+     * Removes every entry resting on one of the connections in {@code connectionSlots} (ascending
+     * {@link ConnectionTable} slots, either direction): the connections were cleared, and their flows' next packets
+     * must meet the slow path. Returns the entries removed. Control path: walks the whole cache.
+     */
+    public int forgetConnections(int[] connectionSlots) {
+        int removed = 0;
+        for (int slot = 0; slot < capacity; slot++) {
+            int connection = (int) entries[slot * WORDS + 7];
+            if (signatures[slot] != 0 && connection != NO_CONNECTION
+                    && java.util.Arrays.binarySearch(connectionSlots, connection >>> 1) >= 0) {
+                exportCounters(slot, FlowEndReason.FORCED_END);
+                signatures[slot] = 0;
+                removed++;
+            }
+        }
+        counters[ENTRIES] -= removed;
+        return removed;
+    }
+
+    /**
      * Retires up to {@code budget} slots' worth of expired entries, continuing where the last sweep stopped; with
      * export on, also exports the counters of flows past their idle or active timeout.
      */

@@ -9,13 +9,19 @@ import java.util.Arrays;
  */
 public final class ActionTable {
 
+    /** {@link #ruleIndex} of an action whose rule was not looked up yet. */
+    public static final int UNRESOLVED = -2;
+
     private final Action[] actions;
+    /** Per action: the index of its rule in the generation's rule set, filled in by the rule counters. */
+    private final int[] ruleIndexes;
     private final int[] slots;
     private final int mask;
     private int size;
 
     public ActionTable(int capacity) {
         this.actions = new Action[capacity];
+        this.ruleIndexes = new int[capacity];
         int table = slotCount(capacity);
         this.slots = new int[table];
         this.mask = table - 1;
@@ -24,7 +30,7 @@ public final class ActionTable {
 
     /** Heap the table's arrays hold for {@code capacity} actions (references counted as 8 bytes). */
     public static long bytes(int capacity) {
-        return (long) capacity * Long.BYTES + (long) slotCount(capacity) * Integer.BYTES;
+        return (long) capacity * (Long.BYTES + Integer.BYTES) + (long) slotCount(capacity) * Integer.BYTES;
     }
 
     private static int slotCount(int capacity) {
@@ -33,6 +39,18 @@ public final class ActionTable {
 
     public Action get(int index) {
         return actions[index];
+    }
+
+    /**
+     * The index of action {@code index}'s rule in the rule set of the generation the table belongs to (-1 for no
+     * rule), or {@link #UNRESOLVED}; the table is cleared with each generation, so an index never goes stale.
+     */
+    public int ruleIndex(int index) {
+        return ruleIndexes[index];
+    }
+
+    public void ruleIndex(int index, int ruleIndex) {
+        ruleIndexes[index] = ruleIndex;
     }
 
     public int size() {
@@ -65,6 +83,7 @@ public final class ActionTable {
         }
         actions[size] = new Action(outPort, vlanOp, vlan, rewriteMacs, rewriteMacs ? srcMac : 0,
                 rewriteMacs ? dstMac : 0, decrementTtl, dropReason, ruleId);
+        ruleIndexes[size] = UNRESOLVED;
         slots[slot] = size;
         return size++;
     }

@@ -4,7 +4,11 @@ import io.edp.engine.packet.FlowKey;
 import io.edp.engine.packetlog.PacketLogWriter;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -61,6 +65,7 @@ public final class ConnectionTable {
     private static final int SWEEP_SLICE = 64;
     private static final VarHandle SEEN = MethodHandles.arrayElementVarHandle(int[].class);
     private static final VarHandle COUNT = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final String[] STATE_NAMES = {"", "SYN_SENT", "ESTABLISHED", "FIN_WAIT", "CLOSED", "ACTIVE"};
 
     private final Stripe[] stripes = new Stripe[STRIPES];
     private final int stripeMask;
@@ -290,12 +295,14 @@ public final class ConnectionTable {
 
     /**
      * Counts a packet of {@code length} bytes for the connection direction {@code reference}: the fast path's
-     * share of a logged connection's counts (the slow path counts in {@link #find}). No lock; a direction's
-     * packets come from the workers that own its queue.
+     * share of a logged connection's counts (the slow path counts in {@link #find}). No lock, but atomic adds: one
+     * direction's packets can reach two workers at once (steering hashes fragments and ICMP without the ports the
+     * connection's other packets are hashed with, and an ICMP connection spans every echo between two addresses),
+     * and plain increments from two cores lose counts.
      */
     public void count(int reference, int length) {
-        counts[reference * 2]++;
-        counts[reference * 2 + 1] += length;
+        COUNT.getAndAdd(counts, reference * 2, 1L);
+        COUNT.getAndAdd(counts, reference * 2 + 1, (long) length);
     }
 
     /**
@@ -360,6 +367,122 @@ public final class ConnectionTable {
                 nowMillis);
     }
 
+    /** Packets and bytes {@link #count} counted for the direction {@code reference} (tests). */
+    long[] counted(int reference) {
+        return new long[] {(long) COUNT.getVolatile(counts, reference * 2),
+            (long) COUNT.getVolatile(counts, reference * 2 + 1)};
+    }
+
+    /** The name of a connection state ({@link #SYN_SENT} .. {@link #ACTIVE}). */
+    public static String stateName(int state) {
+        return STATE_NAMES[state];
+    }
+
+    /** The state named {@code name} ({@link #stateName}), or -1. */
+    public static int state(String name) {
+        for (int i = 1; i < STATE_NAMES.length; i++) {
+            if (STATE_NAMES[i].equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The live connections {@code filter} selects, in slot order; control path (allocates), one stripe locked at a
+     * time, so the list is not one atomic image of a table that packets keep changing.
+     */
+    public List<ConnectionEntry> list(ConnectionFilter filter, int nowMillis) {
+        List<ConnectionEntry> list = new ArrayList<>();
+        for (Stripe s : stripes) {
+            synchronized (s) {
+                long[] e = s.entries;
+                for (int base = 0; base < e.length; base += WORDS) {
+                    if (selected(s, base, filter, nowMillis)) {
+                        list.add(entry(s, base, nowMillis));
+                    }
+                }
+            }
+        }
+        return list;
+    }
+
+    /**
+     * Forgets the live connections {@code filter} selects, as {@code conntrack -D} does; returns their slots
+     * (ascending), whose flow-cache entries the caller must drop. Their next packets meet the rules like any
+     * packet without a connection. Control path, one stripe locked at a time.
+     */
+    public int[] remove(ConnectionFilter filter, int nowMillis) {
+        int[] removed = new int[16];
+        int n = 0;
+        for (Stripe s : stripes) {
+            synchronized (s) {
+                long[] e = s.entries;
+                for (int base = 0; base < e.length; base += WORDS) {
+                    if (selected(s, base, filter, nowMillis)) {
+                        forget(s, base, nowMillis);
+                        if (n == removed.length) {
+                            removed = Arrays.copyOf(removed, n * 2);
+                        }
+                        removed[n++] = s.firstSlot + base / WORDS;
+                    }
+                }
+            }
+        }
+        return Arrays.copyOf(removed, n);
+    }
+
+    /** Slots and live connections, per state; control path, one stripe locked at a time. */
+    public ConnectionTableStats stats(int nowMillis) {
+        long[] perState = new long[STATE_NAMES.length];
+        long live = 0;
+        for (Stripe s : stripes) {
+            synchronized (s) {
+                long[] e = s.entries;
+                for (int base = 0; base < e.length; base += WORDS) {
+                    if (e[base + 4] != 0 && alive(s, base, nowMillis)) {
+                        perState[(int) (e[base + 5] >>> 56)]++;
+                        live++;
+                    }
+                }
+            }
+        }
+        Map<String, Long> states = new LinkedHashMap<>();
+        for (int i = 1; i < STATE_NAMES.length; i++) {
+            states.put(STATE_NAMES[i], perState[i]);
+        }
+        return new ConnectionTableStats(capacity, live, Map.copyOf(states));
+    }
+
+    private boolean selected(Stripe s, int base, ConnectionFilter filter, int nowMillis) {
+        long[] e = s.entries;
+        if (e[base + 4] == 0 || !alive(s, base, nowMillis)) {
+            return false;
+        }
+        long ports = e[base + 4];
+        return filter.matches(e[base], e[base + 1], (int) (ports >>> 48), e[base + 2], e[base + 3],
+                (int) (ports >>> 32) & 0xFFFF, (int) (ports >>> 24) & 0xFF, (int) (ports >>> 16) & 0xFF,
+                (int) (e[base + 5] >>> 56));
+    }
+
+    private ConnectionEntry entry(Stripe s, int base, int nowMillis) {
+        long[] e = s.entries;
+        long ports = e[base + 4];
+        int version = (int) (ports >>> 16) & 0xFF;
+        boolean initiatorIsA = ((e[base + 5] >>> 48) & 1) == 1;
+        int from = initiatorIsA ? 0 : 2;
+        int to = initiatorIsA ? 2 : 0;
+        int aPort = (int) (ports >>> 48);
+        int bPort = (int) (ports >>> 32) & 0xFFFF;
+        int state = (int) (e[base + 5] >>> 56);
+        int last = lastSeen(s, base);
+        return new ConnectionEntry((int) (ports >>> 24) & 0xFF, version,
+                ConnectionEntry.address(version, e[base + from], e[base + from + 1]), initiatorIsA ? aPort : bPort,
+                ConnectionEntry.address(version, e[base + to], e[base + to + 1]), initiatorIsA ? bPort : aPort,
+                state, (int) e[base + 5], (int) (e[base + 7] >>> 32), (int) e[base + 7], nowMillis - last,
+                last + timeoutMillis(state) - nowMillis);
+    }
+
     /** Live connections (approximate: expired entries count until their slot is reused). */
     public long size() {
         long n = 0;
@@ -401,13 +524,17 @@ public final class ConnectionTable {
         if (state == 0) {
             return false;
         }
-        int last = (int) (e[base + 6] >>> 32);
+        return lastSeen(s, base) + timeoutMillis(state) - nowMillis > 0;
+    }
+
+    /** The latest of the connection's last-seen times: the slow path's and each direction's fast path's. */
+    private int lastSeen(Stripe s, int base) {
+        int last = (int) (s.entries[base + 6] >>> 32);
         int reference = reference(s, base, true);
         int seenA = (int) SEEN.getOpaque(seen, reference);
         int seenB = (int) SEEN.getOpaque(seen, reference + 1);
         last = seenA - last > 0 ? seenA : last;
-        last = seenB - last > 0 ? seenB : last;
-        return last + timeoutMillis(state) - nowMillis > 0;
+        return seenB - last > 0 ? seenB : last;
     }
 
     /** Re-checks the connection at {@code base} as its initiator's packet; returns the matching rule or -1. */

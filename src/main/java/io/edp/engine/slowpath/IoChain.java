@@ -33,6 +33,8 @@ public final class IoChain {
     private final ActionTable actions;
     /** The worker's packet log: the lines of logged rules' first packets, drops and connection ends. */
     private final PacketLogWriter log;
+    /** The worker's rule counters: the connections each rule starts are counted here. */
+    private final RuleCounters ruleCounters;
     private final FragmentTable fragments = new FragmentTable();
     // the last probe's decision, the fields of an Action
     private int probedOutPort;
@@ -44,9 +46,10 @@ public final class IoChain {
     private int probedDropReason;
     private int probedRuleId;
 
-    public IoChain(ActionTable actions, PacketLogWriter log) {
+    public IoChain(ActionTable actions, PacketLogWriter log, RuleCounters ruleCounters) {
         this.actions = actions;
         this.log = log;
+        this.ruleCounters = ruleCounters;
     }
 
     public ActionTable actions() {
@@ -142,7 +145,7 @@ public final class IoChain {
                 }
             } else {
                 decision = firewall(m, t, srcHi, srcLo, dstHi, dstLo, l4, FlowKey.tcpFlags(d, key), outPort,
-                        nowMillis, probe, log);
+                        nowMillis, probe, log, ruleCounters);
                 if ((flags & FlowKey.FLAG_FRAGMENT) != 0 && !probe) {
                     fragments.record(srcHi, srcLo, dstHi, dstLo,
                             FragmentTable.datagram(m.fragmentId(), FlowKey.proto(l4), ipVersion), decision, nowMillis);
@@ -202,7 +205,7 @@ public final class IoChain {
      * rule's drop, and the start of a connection under one, write a line to {@code log} (never when probing).
      */
     private static long firewall(Mbuf m, ForwardingTables t, long srcHi, long srcLo, long dstHi, long dstLo, long l4,
-            int tcpFlags, int outPort, int nowMillis, boolean probe, PacketLogWriter log) {
+            int tcpFlags, int outPort, int nowMillis, boolean probe, PacketLogWriter log, RuleCounters counters) {
         ConnectionTable ct = t.connections();
         RuleSet rules = t.rules();
         int length = m.dataLength();
@@ -235,6 +238,7 @@ public final class IoChain {
         if (connection == ConnectionTable.FULL) {
             return dropDecision(DropReason.CONNTRACK_FULL, ruleId);
         }
+        counters.connectionStarted((int) (connection >>> 32));
         if (rules.logsId((int) (connection >>> 32))) {
             log.opened(PacketLogWriter.PASS, (int) (connection >>> 32), srcHi, srcLo, dstHi, dstLo, l4, outPort,
                     tcpFlags, length, nowMillis);

@@ -42,6 +42,9 @@ public final class RuleSet {
     private final boolean[] logged;
     /** The ids of the logged rules, sorted: a connection knows its rule by id. */
     private final int[] loggedIds;
+    /** Every rule's id, sorted, and its index beside it: {@link #indexOf} without a boxed map. */
+    private final int[] sortedIds;
+    private final int[] indexBySortedId;
 
     // the tuples, in the order of their first rule: which fields they hash, with which prefix masks
     private final int tupleCount;
@@ -167,6 +170,17 @@ public final class RuleSet {
             heads[bucket] = i;
         }
         loggedIds = rules.stream().filter(FirewallRule::log).mapToInt(FirewallRule::id).sorted().toArray();
+        long[] idAndIndex = new long[n];
+        for (int i = 0; i < n; i++) {
+            idAndIndex[i] = (long) ids[i] << 32 | i;
+        }
+        Arrays.sort(idAndIndex); // ids are positive: the long order is the id order, then list order
+        sortedIds = new int[n];
+        indexBySortedId = new int[n];
+        for (int i = 0; i < n; i++) {
+            sortedIds[i] = (int) (idAndIndex[i] >>> 32);
+            indexBySortedId[i] = (int) idAndIndex[i];
+        }
     }
 
     /**
@@ -269,6 +283,18 @@ public final class RuleSet {
 
     public int id(int index) {
         return ids[index];
+    }
+
+    /** The index of the rule with id {@code ruleId} (the first, should two share it), or -1 (0: no rule). */
+    public int indexOf(int ruleId) {
+        int at = Arrays.binarySearch(sortedIds, ruleId);
+        if (at < 0) {
+            return -1;
+        }
+        while (at > 0 && sortedIds[at - 1] == ruleId) {
+            at--;
+        }
+        return indexBySortedId[at];
     }
 
     public Verdict verdict(int index) {

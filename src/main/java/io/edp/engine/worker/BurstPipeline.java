@@ -9,6 +9,7 @@ import io.edp.engine.packet.FrameRewriter;
 import io.edp.engine.reject.RejectReplies;
 import io.edp.engine.slowpath.Action;
 import io.edp.engine.slowpath.ActionTable;
+import io.edp.engine.slowpath.RuleCounters;
 import io.edp.engine.telemetry.FlowMeter;
 import io.edp.engine.time.Clock;
 import java.lang.foreign.ValueLayout;
@@ -35,6 +36,7 @@ final class BurstPipeline {
     private final FastPath fastPath;
     private final MissPath missPath;
     private final ActionTable actions;
+    private final RuleCounters ruleCounters;
     private final RejectReplies rejectReplies;
     private final Transmit transmit;
     private final FlowMeter meter;
@@ -53,7 +55,8 @@ final class BurstPipeline {
     private Error injectedFault;
 
     BurstPipeline(Clock clock, MbufCache mbufs, Mbuf mbuf, FastPath fastPath, MissPath missPath, ActionTable actions,
-            RejectReplies rejectReplies, Transmit transmit, FlowMeter meter, long[] workerCounters, long[] drops) {
+            RuleCounters ruleCounters, RejectReplies rejectReplies, Transmit transmit, FlowMeter meter,
+            long[] workerCounters, long[] drops) {
         this.meter = meter;
         this.clock = clock;
         this.mbufs = mbufs;
@@ -61,6 +64,7 @@ final class BurstPipeline {
         this.fastPath = fastPath;
         this.missPath = missPath;
         this.actions = actions;
+        this.ruleCounters = ruleCounters;
         this.rejectReplies = rejectReplies;
         this.transmit = transmit;
         this.workerCounters = workerCounters;
@@ -174,6 +178,7 @@ final class BurstPipeline {
             mbufs.free(index);
             return;
         }
+        ruleCounters.count(actionIndex, m.dataLength()); // here, after either path: a hit counts as a miss would
         rewrite(index, m, actions.get(actionIndex), nowMillis);
     }
 

@@ -13,12 +13,14 @@ import io.edp.engine.reject.RejectReplies;
 import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.FragmentTable;
 import io.edp.engine.slowpath.IoChain;
+import io.edp.engine.slowpath.RuleCounters;
 import io.edp.engine.telemetry.FlowEndReason;
 import io.edp.engine.telemetry.FlowMeter;
 import io.edp.engine.time.Clock;
 import io.edp.engine.verifier.FlowVerifier;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -90,6 +92,7 @@ public final class Worker implements Runnable {
     private final Counters drops = new Counters(DropReason.count());
     private final Counters portCounters = new Counters(MAX_PORTS * 2);
     private final IoChain ioChain;
+    private final RuleCounters ruleCounters;
     private final FlowMeter flowMeter = new FlowMeter();
     private final FastPath fastPath;
     private final BurstPipeline pipeline;
@@ -121,7 +124,7 @@ public final class Worker implements Runnable {
     }
 
     public Worker(int id, int numaNode, Clock clock, MbufPool pool, Supplier<Generation> source,
-            PacketLogWriter packetLog) {
+            PacketLogWriter packetLog, Map<Integer, long[]> carriedRuleCounts) {
         this.id = id;
         this.numaNode = numaNode;
         this.clock = clock;
@@ -133,11 +136,12 @@ public final class Worker implements Runnable {
         this.verifier = new FlowVerifier(id);
         this.packetLog = packetLog;
         Mbuf mbuf = new Mbuf(pool);
-        this.ioChain = new IoChain(actions, packetLog);
+        this.ruleCounters = new RuleCounters(actions, carriedRuleCounts);
+        this.ioChain = new IoChain(actions, packetLog, ruleCounters);
         this.fastPath = new FastPath(actions, flowCacheCounters.values(), 0x9E3779B97F4A7C15L * (id + 1), verifier,
                 ioChain, flowMeter);
         this.pipeline = new BurstPipeline(clock, mbufs, mbuf, fastPath,
-                new MissPath(ioChain, fastPath, counters.values()), actions, rejectReplies,
+                new MissPath(ioChain, fastPath, counters.values()), actions, ruleCounters, rejectReplies,
                 new Transmit(id, mbufs, mbuf, counters.values(), portCounters.values(), drops.values()),
                 flowMeter, counters.values(), drops.values());
     }
@@ -175,6 +179,11 @@ public final class Worker implements Runnable {
     /** Replies to rejected packets: sent, held back by the rate limit, without a buffer ({@link RejectReplies}). */
     public Counters rejectReplyCounters() {
         return rejectReplies.counters();
+    }
+
+    /** Packets, bytes and connections per firewall rule, counted by this worker (any thread reads them). */
+    public RuleCounters ruleCounters() {
+        return ruleCounters;
     }
 
     /** The live verifier: its checks, mismatches and last mismatches. */
@@ -353,6 +362,13 @@ public final class Worker implements Runnable {
         }
     }
 
+    /** Drops the flow-cache entries resting on the cleared connections {@code slots}; worker thread. */
+    public void forgetConnections(int[] slots) {
+        if (fastPath.cache() != null) {
+            fastPath.cache().forgetConnections(slots);
+        }
+    }
+
     /** Empties the flow cache; worker thread (through {@link #execute}). */
     public void flushFlowCache() {
         fastPath.flush();
@@ -437,6 +453,7 @@ public final class Worker implements Runnable {
             flowMeter.flush(FlowEndReason.FORCED_END); // a mode switch: what each mode counted goes out now
         }
         fastPath.adopt(generation, g);
+        ruleCounters.adopt(g.tables().rules());
         // cached entries of the old generation are revalidated before use, so their action indices are dead
         actions.clear();
         idle = g.busyPoll() ? busySpin : backoff;

@@ -23,7 +23,8 @@ import org.springframework.stereotype.Component;
 /**
  * One engine per host, in this process. A push applies what a running engine can take live (mode, vNICs, rules,
  * routes, flow cache, Thread Load Balancer, added or removed ports); one that changes its workers, its memory or a
- * port it keeps rebuilds it, handing the old engine's connection table to the new one so no connection is cut; so
+ * port it keeps rebuilds it, handing the old engine's connection table and rule counters to the new one so no
+ * connection is cut and no kept rule's counts restart; so
  * does any push to an engine with a worker that is not running (dead or stalled): a new engine is the only cure.
  * A push returns once every worker runs the pushed configuration.
  */
@@ -82,7 +83,8 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
             stop(desired.hostId(), running);
         }
         var next = desired.engine();
-        var engine = Engine.start(next, drivers, SystemClock.INSTANCE, running == null ? null : running.connections());
+        var engine = running == null ? Engine.start(next, drivers, SystemClock.INSTANCE)
+                : Engine.start(next, drivers, SystemClock.INSTANCE, running); // its connections and rule counters
         log.info("Engine of host {} started: {} ports, {} workers, {}", desired.hostName(), next.ports().size(),
                 next.workerCount(), next.mode());
         events.publishEvent(new EngineLifecycle.Started(desired.hostId(), desired.hostName(), engine));
