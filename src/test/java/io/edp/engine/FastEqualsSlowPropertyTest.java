@@ -8,6 +8,7 @@ import io.edp.engine.ModelEvent.ApplyFlowCache;
 import io.edp.engine.ModelEvent.ApplyRoutes;
 import io.edp.engine.ModelEvent.ApplyRules;
 import io.edp.engine.ModelEvent.ApplyTlbThreshold;
+import io.edp.engine.ModelEvent.ClearConnections;
 import io.edp.engine.ModelEvent.FlushFlowCaches;
 import io.edp.engine.ModelEvent.MoveQueue;
 import io.edp.engine.ModelEvent.Send;
@@ -49,11 +50,12 @@ import net.jqwik.api.state.Transformer;
  * Fast equals slow, as a model-based differential test: random sequences of packets (TCP handshakes, data,
  * FIN and RST; UDP; ICMP echo; IPv4 and IPv6 fragments; VLAN, QinQ and untagged frames), clock moves across
  * every timeout (connections, the flow-cache expiry window) and configuration changes (rules, routes, flow cache,
- * TLB, modes, queue moves, cache flushes) drive an engine under test, starting in EDP_STANDARD, and a LEGACY
+ * TLB, modes, queue moves, cache flushes, connections cleared) drive an engine under test, starting in EDP_STANDARD, and a LEGACY
  * reference in lockstep on one manual clock; every frame must come out of both alike (see {@link SequenceRun}).
  * A failing sequence shrinks to a few events. {@code -Dedp.difftest.tries=N} runs N sequences instead of the
  * CI's {@value #CI_SEQUENCES}. The engine under test runs the live verifier on every fast-path hit: at the end of
- * a sequence it must have found no mismatch.
+ * a sequence it must have found no mismatch, and its rule counters (packets, bytes, connections per rule, fast-path
+ * hits included) must equal the reference's.
  *
  * <p>The examples are the four ways the promise was seen broken, as fixed sequences.
  */
@@ -80,6 +82,8 @@ class FastEqualsSlowPropertyTest {
                 VERIFIER_CHECKS.add(stats.flowCache().verifierChecks());
                 assertThat(stats.flowCache().verifierMismatches()).as("live verifier mismatches: %s",
                         stats.verifierMismatches()).isZero();
+                assertThat(run.engines().underTest().ruleStats()).as("rule counters, fast path included")
+                        .isEqualTo(run.engines().reference().ruleStats());
             }
         } finally {
             SEQUENCES.increment();
@@ -149,6 +153,8 @@ class FastEqualsSlowPropertyTest {
         Arbitrary<ModelEvent> move = Combinators.combine(Arbitraries.of(0, 1), Arbitraries.of(0, 1))
                 .as(MoveQueue::new);
         Arbitrary<ModelEvent> flush = Arbitraries.just(new FlushFlowCaches());
+        Arbitrary<ModelEvent> clear = Arbitraries.integers().between(-1, ModelNetwork.FLOWS.size() - 1)
+                .map(ClearConnections::new);
         return ActionChain.startWith(this::newRun)
                 .withAction(60, action(send))
                 .withAction(8, action(fragment))
@@ -160,6 +166,7 @@ class FastEqualsSlowPropertyTest {
                 .withAction(3, action(mode))
                 .withAction(2, action(move))
                 .withAction(1, action(flush))
+                .withAction(2, action(clear))
                 .withMaxTransformations(MAX_EVENTS);
     }
 

@@ -6,6 +6,7 @@ import io.edp.engine.nic.PortConfig;
 import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.packetlog.PacketLogConfig;
+import io.edp.engine.slowpath.ConnectionFilter;
 import io.edp.engine.time.ManualClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -178,6 +179,16 @@ final class LockstepEngines implements AutoCloseable {
     void flushFlowCaches() {
         underTest.flushFlowCaches();
         reference.flushFlowCaches();
+    }
+
+    /** Clears the connections {@code filter} selects in both engines; returns how many each cleared. */
+    int[] clearConnections(ConnectionFilter filter) {
+        return new int[] {underTest.clearConnections(filter), reference.clearConnections(filter)};
+    }
+
+    /** The LEGACY reference. */
+    Engine reference() {
+        return reference;
     }
 
     /** The engine under test (EDP_STANDARD at first). */

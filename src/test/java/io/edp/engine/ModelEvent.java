@@ -106,4 +106,16 @@ sealed interface ModelEvent {
             return "flush the flow caches";
         }
     }
+
+    /**
+     * Connections cleared in both engines (conntrack -D): with {@code flow} &lt; 0 all of them, else those of that
+     * flow's protocol on its source port (every one of the protocol for ICMP, which has no ports).
+     */
+    record ClearConnections(int flow) implements ModelEvent {
+
+        @Override
+        public String describe(List<Flow> flows) {
+            return flow < 0 ? "clear every connection" : "clear the connections of " + flows.get(flow % flows.size());
+        }
+    }
 }

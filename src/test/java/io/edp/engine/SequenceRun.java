@@ -7,6 +7,7 @@ import io.edp.engine.ModelEvent.ApplyFlowCache;
 import io.edp.engine.ModelEvent.ApplyRoutes;
 import io.edp.engine.ModelEvent.ApplyRules;
 import io.edp.engine.ModelEvent.ApplyTlbThreshold;
+import io.edp.engine.ModelEvent.ClearConnections;
 import io.edp.engine.ModelEvent.FlushFlowCaches;
 import io.edp.engine.ModelEvent.MoveQueue;
 import io.edp.engine.ModelEvent.Send;
@@ -15,6 +16,7 @@ import io.edp.engine.ModelEvent.SwitchMode;
 import io.edp.engine.ModelNetwork.Flow;
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.packet.FlowKey;
+import io.edp.engine.slowpath.ConnectionFilter;
 import io.edp.engine.tlb.TlbConfig;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -114,7 +116,24 @@ final class SequenceRun implements AutoCloseable {
                 log(f);
                 engines.flushFlowCaches();
             }
+            case ClearConnections c -> {
+                log(c);
+                int[] cleared = engines.clearConnections(c.flow() < 0 ? ConnectionFilter.ALL : filter(flow(c.flow())));
+                if (cleared[0] != cleared[1]) {
+                    fail(mode(0) + " cleared " + cleared[0] + " connections, " + mode(1) + " " + cleared[1]);
+                }
+            }
         }
+    }
+
+    /** The connections of {@code flow}'s protocol on its source port (ICMP has no ports: all of ICMP). */
+    private static ConnectionFilter filter(Flow flow) {
+        return switch (flow.protocol()) {
+            case UDP -> new ConnectionFilter(null, flow.sourcePort(), null, -1, FlowKey.PROTO_UDP, 0);
+            case TCP -> new ConnectionFilter(null, flow.sourcePort(), null, -1, FlowKey.PROTO_TCP, 0);
+            case ICMP -> new ConnectionFilter(null, -1, null, -1,
+                    flow.ipv6() ? FlowKey.PROTO_ICMPV6 : FlowKey.PROTO_ICMP, 0);
+        };
     }
 
     /** Sends a whole datagram; returns what each engine made of it, [under test, reference], both checked. */
