@@ -59,7 +59,7 @@ public class FirewallRuleService {
     }
 
     @Transactional(readOnly = true)
-    FirewallRuleResponse get(long id) {
+    public FirewallRuleResponse get(long id) {
         return jdbc.sql(SELECT + " WHERE id = :id").param("id", id).query(FirewallRuleService::row).optional()
                 .orElseThrow(() -> notFound(id));
     }

@@ -61,6 +61,7 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
                     engine = rebuilt(desired, running);
                 } else if (!running.config().equals(desired.engine())) {
                     running.apply(desired.engine()); // throws before changing anything when refused
+                    events.publishEvent(new EngineLifecycle.Reconfigured(id, running));
                 }
                 generations.put(id, desired.generation());
                 return engine;

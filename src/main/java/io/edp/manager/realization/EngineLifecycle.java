@@ -4,12 +4,18 @@ import java.util.UUID;
 
 import io.edp.engine.Engine;
 
-/** Published when an embedded engine starts or stops, so that metrics can follow the engines. */
+/**
+ * Published when an embedded engine starts, takes a new configuration live, or stops, so that metrics can follow
+ * the engines (and, say, their rules).
+ */
 public sealed interface EngineLifecycle {
 
     UUID hostId();
 
     record Started(UUID hostId, String hostName, Engine engine) implements EngineLifecycle {
+    }
+
+    record Reconfigured(UUID hostId, Engine engine) implements EngineLifecycle {
     }
 
     record Stopped(UUID hostId, Engine engine) implements EngineLifecycle {

@@ -1,14 +1,20 @@
 package io.edp.manager.stats;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
 import io.edp.engine.Engine;
 import io.edp.engine.EngineStats;
+import io.edp.engine.RuleStats;
+import io.edp.engine.slowpath.ConnectionTableStats;
 import io.edp.manager.packetlog.PacketLogMetrics;
 import io.edp.manager.realization.EngineLifecycle;
 import io.edp.manager.telemetry.IpfixMetrics;
@@ -21,7 +27,8 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
- * The engines' counters as metrics, labelled by host and worker: registered when a host's engine starts, removed
+ * The engines' counters as metrics, labelled by host and worker (firewall rules' by host and rule: registered for
+ * the rules a push brings, removed with the rules it takes away): registered when a host's engine starts, removed
  * when it stops. Meters read a snapshot that is at most {@link #MAX_AGE_NANOS} old, so one scrape takes one
  * snapshot per engine, not one per meter.
  */
@@ -34,30 +41,33 @@ class EngineMetrics {
     private final Map<UUID, Registered> meters = new ConcurrentHashMap<>();
 
     /**
-     * A host's meters and the snapshots they read. Micrometer holds a meter's state object weakly: it is held here,
-     * or the collector would reclaim it and the meters would freeze at their last value.
+     * A host's meters and the snapshots they read, its rules' meters by rule id among them. Micrometer holds a
+     * meter's state object weakly: it is held here, or the collector would reclaim it and the meters would freeze
+     * at their last value.
      */
-    private record Registered(Snapshots snapshots, List<Meter.Id> ids) {
+    private record Registered(Snapshot<EngineStats> snapshots, Snapshot<Map<Integer, RuleStats>> rules,
+                              Snapshot<ConnectionTableStats> connections, Tags host, List<Meter.Id> ids,
+                              Map<Integer, List<Meter.Id>> ruleIds) {
     }
 
     EngineMetrics(MeterRegistry registry) {
         this.registry = registry;
     }
 
-    /** An engine's latest snapshot, refreshed when read after it aged. */
-    private static final class Snapshots {
-        private final Engine engine;
-        private volatile EngineStats latest;
+    /** A value read from an engine, read again when asked after it aged: one read per scrape, not one per meter. */
+    private static final class Snapshot<T> {
+        private final Supplier<T> read;
+        private volatile T latest;
         private volatile long takenAt;
 
-        Snapshots(Engine engine) {
-            this.engine = engine;
+        Snapshot(Supplier<T> read) {
+            this.read = read;
         }
 
-        EngineStats get() {
+        T get() {
             long now = System.nanoTime();
             if (latest == null || now - takenAt > MAX_AGE_NANOS) {
-                latest = engine.stats();
+                latest = read.get();
                 takenAt = now;
             }
             return latest;
@@ -67,7 +77,8 @@ class EngineMetrics {
     @EventListener
     void engineStarted(EngineLifecycle.Started started) {
         removeMeters(started.hostId()); // meters of the same id would otherwise be found, not made
-        var snapshots = new Snapshots(started.engine());
+        var engine = started.engine();
+        var snapshots = new Snapshot<>(engine::stats);
         var ids = new ArrayList<Meter.Id>();
         var host = Tags.of("host", started.hostName(), "host_id", started.hostId().toString());
         for (int i = 0; i < started.engine().workerCount(); i++) {
@@ -106,14 +117,77 @@ class EngineMetrics {
                             s -> s.get().workers().get(worker).utilization())
                     .description("Busy share of the worker's life, 0..1").tags(tags).register(registry).getId());
         }
+        var connections = new Snapshot<>(engine::connectionStats);
+        ids.add(Gauge.builder("edp.conntrack.capacity", connections, s -> s.get().capacity())
+                .description("Slots of the connection table").tags(host).register(registry).getId());
+        ids.add(Gauge.builder("edp.conntrack.entries", connections, s -> s.get().entries())
+                .description("Live connections in the connection table").tags(host).register(registry).getId());
+        for (String state : engine.connectionStats().states().keySet()) {
+            ids.add(Gauge.builder("edp.conntrack.connections", connections, s -> s.get().states().get(state))
+                    .description("Live connections in a state").tags(host.and("state", state)).register(registry)
+                    .getId());
+        }
         // the snapshots hold the engine, and the engine its packet log, for Micrometer's weak references
-        ids.addAll(IpfixMetrics.register(registry, host, started.engine()));
-        ids.addAll(PacketLogMetrics.register(registry, host, started.engine().packetLog()));
-        meters.put(started.hostId(), new Registered(snapshots, ids));
+        ids.addAll(IpfixMetrics.register(registry, host, engine));
+        ids.addAll(PacketLogMetrics.register(registry, host, engine.packetLog()));
+        var rules = new Snapshot<Map<Integer, RuleStats>>(() -> byId(engine.ruleStats()));
+        var registered = new Registered(snapshots, rules, connections, host, ids, new ConcurrentHashMap<>());
+        meters.put(started.hostId(), registered);
+        followRules(registered, engine);
     }
 
-    private void counter(List<Meter.Id> ids, String name, String description, Tags tags, Snapshots snapshots,
-                         ToLongFunction<EngineStats> value) {
+    /** A push may change the rules: meters come for the rules it added and go for those it removed. */
+    @EventListener
+    void engineReconfigured(EngineLifecycle.Reconfigured reconfigured) {
+        var registered = meters.get(reconfigured.hostId());
+        if (registered != null) {
+            followRules(registered, reconfigured.engine());
+        }
+    }
+
+    /** One packets, bytes and connections counter per rule the engine runs, tagged with the rule's id. */
+    private synchronized void followRules(Registered registered, Engine engine) {
+        Set<Integer> running = new HashSet<>();
+        engine.config().firewallRules().forEach(r -> running.add(r.id()));
+        registered.ruleIds().entrySet().removeIf(rule -> {
+            boolean gone = !running.contains(rule.getKey());
+            if (gone) {
+                rule.getValue().forEach(registry::remove);
+            }
+            return gone;
+        });
+        for (int id : running) {
+            registered.ruleIds().computeIfAbsent(id, rule -> {
+                var tags = registered.host().and("rule", Integer.toString(rule));
+                var rules = registered.rules();
+                List<Meter.Id> ids = new ArrayList<>();
+                ruleCounter(ids, "edp.firewall.rule.packets", "Packets the rule decided, fast-path hits included",
+                        tags, rules, rule, RuleStats::packets);
+                ruleCounter(ids, "edp.firewall.rule.bytes", "Bytes of the packets the rule decided", tags, rules, rule,
+                        RuleStats::bytes);
+                ruleCounter(ids, "edp.firewall.rule.connections", "Connections the rule allowed to start", tags,
+                        rules, rule, RuleStats::connections);
+                return List.copyOf(ids);
+            });
+        }
+    }
+
+    private void ruleCounter(List<Meter.Id> ids, String name, String description, Tags tags,
+                             Snapshot<Map<Integer, RuleStats>> rules, int rule, ToLongFunction<RuleStats> value) {
+        ids.add(FunctionCounter.builder(name, rules, s -> {
+            RuleStats stats = s.get().get(rule);
+            return stats == null ? 0 : value.applyAsLong(stats);
+        }).description(description).tags(tags).register(registry).getId());
+    }
+
+    private static Map<Integer, RuleStats> byId(List<RuleStats> stats) {
+        Map<Integer, RuleStats> map = new HashMap<>();
+        stats.forEach(r -> map.put(r.ruleId(), r));
+        return map;
+    }
+
+    private void counter(List<Meter.Id> ids, String name, String description, Tags tags,
+                         Snapshot<EngineStats> snapshots, ToLongFunction<EngineStats> value) {
         ids.add(FunctionCounter.builder(name, snapshots, s -> value.applyAsLong(s.get()))
                 .description(description).tags(tags).register(registry).getId());
     }
@@ -127,6 +201,7 @@ class EngineMetrics {
         var registered = meters.remove(hostId);
         if (registered != null) {
             registered.ids().forEach(registry::remove);
+            registered.ruleIds().values().forEach(ids -> ids.forEach(registry::remove));
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.edp.manager.stats;
 
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.Set;
 import java.util.UUID;
@@ -80,6 +81,25 @@ class StatsController {
     @Operation(operationId = "getNicQueueStats", summary = "Ports and their RX queues: load and owning worker")
     NicQueueReport nicQueues(@PathVariable UUID hostId) {
         return StatsReports.nicQueues(engines.require(hostId).stats());
+    }
+
+    @GetMapping("/firewall-rules")
+    @Operation(operationId = "getFirewallRuleStats", summary = "Firewall rule counters",
+            description = "Per rule of the running rule set, by id: packets and bytes it decided (matched, or let "
+                    + "through as part of a connection it allowed; fast-path hits included) and connections it "
+                    + "allowed to start, summed over the workers. Counters belong to the rule's id: a push that "
+                    + "keeps the rule (moved, edited, or with an engine rebuilt) keeps them; a push without it drops "
+                    + "them.")
+    FirewallRuleStatsReport firewallRules(@PathVariable UUID hostId) {
+        var rules = engines.require(hostId).ruleStats();
+        return new FirewallRuleStatsReport(Instant.now(), rules.stream().map(FirewallRuleCounters::of).toList());
+    }
+
+    @GetMapping("/connections")
+    @Operation(operationId = "getConnectionTableStats", summary = "Connection table: capacity, entries, per state",
+            description = "Read one stripe at a time while packets keep changing the table: no atomic image.")
+    ConnectionTableReport connections(@PathVariable UUID hostId) {
+        return ConnectionTableReport.of(Instant.now(), engines.require(hostId).connectionStats());
     }
 
     @GetMapping("/flows")

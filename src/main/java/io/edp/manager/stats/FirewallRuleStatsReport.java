@@ -1,0 +1,11 @@
+package io.edp.manager.stats;
+
+import java.time.Instant;
+import java.util.List;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+
+@Schema(description = "Every firewall rule's counters on one host's engine, summed over its workers, by rule id")
+record FirewallRuleStatsReport(@Schema(description = "When the counters were read") Instant takenAt,
+                               List<FirewallRuleCounters> rules) {
+}
