@@ -84,7 +84,7 @@ class StatsController {
     }
 
     @GetMapping("/firewall-rules")
-    @Operation(operationId = "getFirewallRuleStats", summary = "Firewall rule counters",
+    @Operation(operationId = "getHostFirewallRuleStats", summary = "Firewall rule counters",
             description = "Per rule of the running rule set, by id: packets and bytes it decided (matched, or let "
                     + "through as part of a connection it allowed; fast-path hits included) and connections it "
                     + "allowed to start, summed over the workers. Counters belong to the rule's id: a push that "
