@@ -339,7 +339,7 @@ public final class FlowCache {
     public int forgetConnections(int[] connectionSlots) {
         int removed = 0;
         for (int slot = 0; slot < capacity; slot++) {
-            int connection = (int) entries[slot * WORDS + 7];
+            int connection = connection(slot);
             if (signatures[slot] != 0 && connection != NO_CONNECTION
                     && java.util.Arrays.binarySearch(connectionSlots, connection >>> 1) >= 0) {
                 exportCounters(slot, FlowEndReason.FORCED_END);

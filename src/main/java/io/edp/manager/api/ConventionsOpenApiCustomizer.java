@@ -50,7 +50,8 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
             Map.entry("hosts", "host"), Map.entry("pnics", "physical NIC"), Map.entry("vms", "VM"),
             Map.entry("vnics", "virtual NIC"), Map.entry("rules", "firewall rule"), Map.entry("routes", "route"),
             Map.entry("ipfix-collectors", "IPFIX collector"), Map.entry("syslog-servers", "syslog server"),
-            Map.entry("edp-profiles", "EDP profile"), Map.entry("accounts", "account"));
+            Map.entry("edp-profiles", "EDP profile"), Map.entry("accounts", "account"),
+            Map.entry("connections", "connection (protocol-source-sourcePort-destination-destinationPort)"));
 
     static {
         SpringDocUtils.getConfig()

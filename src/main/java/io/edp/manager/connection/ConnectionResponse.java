@@ -11,9 +11,9 @@ record ConnectionResponse(
         @Schema(description = "IP protocol number", example = "6") int protocol,
         @Schema(description = "Initiator's address", example = "10.0.0.1") String source,
         @Schema(description = "Initiator's port (0 for ICMP, tracked by addresses)", example = "40000") int sourcePort,
-        @Schema(example = "10.0.0.2") String destination,
-        @Schema(example = "80") int destinationPort,
-        @Schema(example = "ESTABLISHED") ConnectionState state,
+        @Schema(description = "Responder's address", example = "10.0.0.2") String destination,
+        @Schema(description = "Responder's port (0 for ICMP)", example = "80") int destinationPort,
+        @Schema(description = "Tracking state", example = "ESTABLISHED") ConnectionState state,
         @Schema(description = "The rule that allowed it; 0 when no rule matched (allowed by default)", example = "1")
         int ruleId,
         @Schema(description = "Engine port the initiator's first packet came in on", example = "1") int ingressPort,

@@ -233,12 +233,14 @@ class WriteOutcomes implements GlobalOperationCustomizer, GlobalOpenApiCustomize
                 .schema(new BooleanSchema()._default(false)));
         components.addSchemas("HostGeneration", new ObjectSchema()
                 .description("A host whose desired generation the write changed, and the generation it got")
-                .addProperty("hostId", new StringSchema().format("uuid"))
-                .addProperty("generation", new IntegerSchema().format("int64").example(7)));
+                .addProperty("hostId", new StringSchema().format("uuid").description("Id of the host"))
+                .addProperty("generation", new IntegerSchema().format("int64").example(7)
+                        .description("Its desired generation after the write")));
         components.addSchemas("FieldChange", new ObjectSchema()
                 .description("A field the write changes: its path (nested members joined by dots), its value stored "
                         + "now (absent for a create) and after the write (absent for a delete)")
-                .addProperty("field", new StringSchema().example("settings.mode"))
+                .addProperty("field", new StringSchema().example("settings.mode")
+                        .description("The field's path, members of nested objects joined by dots"))
                 .addProperty("before", new Schema<>().description("Any JSON value").example("EDP_STANDARD"))
                 .addProperty("after", new Schema<>().description("Any JSON value").example("EDP_DEDICATED")));
         components.addSchemas(OUTCOME_SCHEMA, outcomeMembers(new ObjectSchema()
