@@ -3,138 +3,158 @@ package io.edp.bench;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 /**
- * {@code bench api --url=URL --host=ID [--seconds=N] [--clients=N]}: requests per second and p50/p99 latency of the
- * read endpoints of a running manager, each endpoint in turn for N seconds (default 5) from N concurrent clients
- * (default 4), credentials {@code user:password} from the environment variable {@code EDP_AUTH}. An endpoint whose
- * first answer is not 2xx stops the run before its row; a later non-2xx answer is counted in its row and fails the
- * run (exit 1).
+ * {@code bench api [--url=URL [--host=ID]] [--hosts=N] [--seconds=N] [--warm-up=N] [--concurrency=N]}: requests per
+ * second and p50/p99 latency of the manager's read endpoints under a fixed number of concurrent keep-alive
+ * connections (default 16): each endpoint in turn for a warm-up (default 2 s), then each in turn for a measured
+ * window (default 5 s).
+ * Without {@code --url} it starts the manager in this process ({@link InProcessManager}); with it, it reads a
+ * running manager with the credentials {@code user:password} of the environment variable {@code EDP_AUTH}. Unless
+ * {@code --host} names a host to read, it first loads an inventory ({@link ApiInventory}, N hosts, default 100;
+ * with {@code --url} this needs an operator) and deletes it at the end. Writes target/bench/api.json. An endpoint
+ * whose first answer is not 2xx stops the run before its row; a later non-2xx answer is counted in its row and
+ * fails the run (exit 1).
  */
 public final class ApiBenchmark {
 
-    private static final String USAGE = "usage: bench api --url=URL --host=ID [--seconds=N] [--clients=N] "
-            + "(credentials user:password in EDP_AUTH)";
+    private static final String USAGE = "usage: bench api [--url=URL [--host=ID]] [--hosts=N] [--seconds=N] "
+            + "[--warm-up=N] [--concurrency=N] (with --url: credentials user:password in EDP_AUTH)";
     private static final List<String> ENDPOINTS = List.of("/api/v1/hosts/{id}/stats/flows?size=100",
             "/api/v1/hosts/{id}/stats/flow-cache", "/api/v1/hosts/{id}/stats/threads", "/api/v1/hosts?size=100");
+    /** The manager's settings in this process: a hundred hosts' engines with fewer packet buffers each. */
+    private static final String[] MANAGER_SETTINGS = {"--edp.engines.mbufs=2048"};
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
-    private final String base;
-    private final String host;
-    private final String authorization;
-    private final Duration window;
-    private final int clients;
-
-    private ApiBenchmark(String base, String host, String auth, Duration window, int clients) {
-        this.base = base;
-        this.host = host;
-        this.authorization = "Basic " + Base64.getEncoder().encodeToString(auth.getBytes(StandardCharsets.UTF_8));
-        this.window = window;
-        this.clients = clients;
+    /** One row: an endpoint at a concurrency. */
+    record Row(String endpoint, int concurrency, HttpLoad.Result result) {
     }
 
-    public static int run(List<String> options, String auth, PrintStream out, PrintStream err) {
-        String url = null;
-        String host = null;
-        long seconds = 5;
-        long clients = 4;
-        for (String option : options) {
-            String[] nameValue = option.split("=", 2);
-            String value = nameValue.length == 2 ? nameValue[1] : "";
-            switch (nameValue[0]) {
-                case "--url" -> url = value.replaceAll("/+$", "");
-                case "--host" -> host = value;
-                case "--seconds" -> seconds = value.matches("\\d{1,4}") ? Long.parseLong(value) : -1;
-                case "--clients" -> clients = value.matches("\\d{1,3}") ? Long.parseLong(value) : -1;
-                default -> seconds = -1;
-            }
-        }
-        if (url == null || url.isEmpty() || host == null || host.isEmpty() || seconds <= 0 || clients <= 0) {
+    private record Options(String url, String host, int hosts, Duration window, Duration warmUp, int concurrency) {
+    }
+
+    private ApiBenchmark() {
+    }
+
+    public static int run(List<String> arguments, String auth, PrintStream out, PrintStream err) {
+        var options = parse(arguments);
+        if (options == null) {
             err.println(USAGE);
             return 2;
+        }
+        if (options.url() == null) {
+            try (var manager = InProcessManager.start(MANAGER_SETTINGS)) {
+                return measure(options, manager.url(), manager.credentials(), out, err);
+            }
         }
         if (auth == null || !auth.contains(":")) {
             err.println("bench api: set EDP_AUTH to user:password of a viewer or operator");
             return 2;
         }
+        return measure(options, options.url(), auth, out, err);
+    }
+
+    private static Options parse(List<String> arguments) {
+        String url = null;
+        String host = null;
+        long hosts = 100;
+        long seconds = 5;
+        long warmUp = 2;
+        long concurrency = 16;
+        for (String argument : arguments) {
+            String[] nameValue = argument.split("=", 2);
+            String value = nameValue.length == 2 ? nameValue[1] : "";
+            long number = value.matches("\\d{1,4}") ? Long.parseLong(value) : -1;
+            switch (nameValue[0]) {
+                case "--url" -> url = value.replaceAll("/+$", "");
+                case "--host" -> host = value;
+                case "--hosts" -> hosts = number;
+                case "--seconds" -> seconds = number;
+                case "--warm-up" -> warmUp = number;
+                case "--concurrency" -> concurrency = number;
+                default -> {
+                    return null;
+                }
+            }
+        }
+        boolean valid = (url == null ? host == null : !url.isEmpty()) && (host == null || !host.isEmpty())
+                && hosts > 0 && seconds > 0 && warmUp >= 0 && concurrency > 0 && concurrency <= 1024;
+        return valid ? new Options(url, host, (int) hosts, Duration.ofSeconds(seconds), Duration.ofSeconds(warmUp),
+                (int) concurrency) : null;
+    }
+
+    private static int measure(Options options, String url, String credentials, PrintStream out, PrintStream err) {
+        var rest = new BenchRest(url, credentials);
+        ApiInventory inventory = null;
         try {
-            return new ApiBenchmark(url, host, auth, Duration.ofSeconds(seconds), (int) clients).measure(out, err);
-        } catch (IOException | InterruptedException | ExecutionException e) {
-            err.println("bench api: " + url + " did not answer: " + e);
+            if (options.host() == null) {
+                inventory = ApiInventory.load(rest, options.hosts(), out);
+            }
+            String host = options.host() != null ? options.host() : inventory.busyHost();
+            return measure(options, url, rest, credentials, host, out, err);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            err.println("bench api: " + url + ": " + e.getMessage());
             return 1;
+        } finally {
+            if (inventory != null) {
+                try {
+                    inventory.delete();
+                } catch (IOException | InterruptedException | RuntimeException e) {
+                    err.println("bench api: could not delete the inventory: " + e.getMessage());
+                }
+            }
         }
     }
 
-    private int measure(PrintStream out, PrintStream err) throws IOException, InterruptedException, ExecutionException {
-        out.printf(Locale.ROOT, "bench api: %s, host %s, %d clients, %d s per endpoint%n", base, host, clients,
-                window.toSeconds());
+    private static int measure(Options options, String url, BenchRest rest, String credentials, String host,
+                               PrintStream out, PrintStream err) throws IOException, InterruptedException {
+        var load = MachineLoad.read();
+        out.printf(Locale.ROOT, "bench api: %s, host %s, %d connections, %d s warm-up and %d s measured per endpoint, "
+                        + "load average %.2f%n", url, host, options.concurrency(), options.warmUp().toSeconds(),
+                options.window().toSeconds(), load.oneMinute());
         out.printf(Locale.ROOT, "%-45s %10s %10s %10s %8s%n", "endpoint", "req/s", "p50 ms", "p99 ms", "errors");
-        boolean failed = false;
         for (String endpoint : ENDPOINTS) {
-            String path = endpoint.replace("{id}", host);
-            int first = get(path); // warms the connection
+            String target = endpoint.replace("{id}", host);
+            int first = rest.status(target);
             if (first / 100 != 2) {
-                err.println("bench api: GET " + path + " answered " + first + ": check --host and EDP_AUTH");
+                err.println("bench api: GET " + target + " answered " + first + ": check --host and EDP_AUTH");
                 return 1;
             }
-            AtomicLong errors = new AtomicLong();
-            long start = System.nanoTime();
-            long end = start + window.toNanos();
-            List<long[]> latencies = new ArrayList<>();
-            try (ExecutorService pool = Executors.newFixedThreadPool(clients)) {
-                List<Future<long[]>> results = new ArrayList<>();
-                for (int c = 0; c < clients; c++) {
-                    results.add(pool.submit(() -> client(path, end, errors)));
-                }
-                for (Future<long[]> result : results) {
-                    latencies.add(result.get());
-                }
-            }
-            double seconds = (System.nanoTime() - start) / 1e9;
-            long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
-            out.printf(Locale.ROOT, "%-45s %10.0f %10.2f %10.2f %8d%n", endpoint, all.length / seconds,
-                    all[all.length / 2] / 1e6, all[(int) Math.ceil(all.length * 0.99) - 1] / 1e6, errors.get());
-            failed |= errors.get() > 0;
         }
-        return failed ? 1 : 0;
+        // every endpoint warms up before any is measured, so that the first measured is not the one the JIT and
+        // the fresh inventory's garbage cost most
+        for (String endpoint : ENDPOINTS) {
+            HttpLoad.run(URI.create(url), endpoint.replace("{id}", host), BenchRest.basic(credentials),
+                    options.concurrency(), options.warmUp(), Duration.ZERO);
+        }
+        List<Row> rows = new ArrayList<>();
+        for (String endpoint : ENDPOINTS) {
+            var result = HttpLoad.run(URI.create(url), endpoint.replace("{id}", host), BenchRest.basic(credentials),
+                    options.concurrency(), Duration.ZERO, options.window());
+            out.printf(Locale.ROOT, "%-45s %10.0f %10.2f %10.2f %8d%n", endpoint, result.requestsPerSecond(),
+                    result.percentileMillis(0.50), result.percentileMillis(0.99), result.errors());
+            rows.add(new Row(endpoint, options.concurrency(), result));
+        }
+        var file = Path.of("target", "bench", "api.json");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, json(rows, load));
+        out.printf(Locale.ROOT, "load average %.2f after the run; wrote %s%n", MachineLoad.read().oneMinute(), file);
+        return rows.stream().anyMatch(row -> row.result().errors() > 0) ? 1 : 0;
     }
 
-    /** One client's latencies (ns) until {@code end}; a non-2xx answer is counted in {@code errors}. */
-    private long[] client(String path, long end, AtomicLong errors) throws IOException, InterruptedException {
-        long[] latencies = new long[1024];
-        int n = 0;
-        while (System.nanoTime() < end) {
-            long t0 = System.nanoTime();
-            int status = get(path);
-            if (n == latencies.length) {
-                latencies = Arrays.copyOf(latencies, n * 2);
-            }
-            latencies[n++] = System.nanoTime() - t0;
-            if (status / 100 != 2) {
-                errors.incrementAndGet();
-            }
-        }
-        return Arrays.copyOf(latencies, n);
-    }
-
-    private int get(String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create(base + path)).header("Authorization", authorization)
-                .GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    private static String json(List<Row> rows, MachineLoad before) {
+        return rows.stream().map(row -> String.format(Locale.ROOT, "  {\"endpoint\": \"%s\", \"concurrency\": %d, "
+                                + "\"requests_per_second\": %.1f, \"p50_ms\": %.3f, \"p99_ms\": %.3f, \"errors\": %d}",
+                        row.endpoint(), row.concurrency(), row.result().requestsPerSecond(),
+                        row.result().percentileMillis(0.50), row.result().percentileMillis(0.99),
+                        row.result().errors()))
+                .collect(Collectors.joining(",\n", String.format(Locale.ROOT,
+                        "{\"load_average_before\": %.2f, \"results\": [%n", before.oneMinute()), "\n]}\n"));
     }
 }

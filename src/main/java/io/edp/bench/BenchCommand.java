@@ -3,7 +3,10 @@ package io.edp.bench;
 import java.io.PrintStream;
 import java.util.List;
 
-/** {@code edp bench <name> [options]}: benchmarks that run without Spring. Returns the process exit status. */
+/**
+ * {@code edp bench <name> [options]}: benchmarks that run without Spring, but for bench api, which starts the manager
+ * unless it reads one already running. Returns the process exit status.
+ */
 public final class BenchCommand {
 
     private BenchCommand() {
@@ -13,7 +16,8 @@ public final class BenchCommand {
             + " | bench tlb [--hot-pps=N] [--cold-pps=N]"
             + " | bench afpacket [--seconds N] [--mode MODE] [--drivers-only] [--peer ovs [--rounds N]]"
             + " [--frames 64,1518] [--flows 1,10000] | bench push | bench rules [--rounds=N] [--window-ms=N]"
-            + " | bench api --url=URL --host=ID [--seconds=N] [--clients=N] | bench telemetry";
+            + " | bench api [--url=URL [--host=ID]] [--hosts=N] [--seconds=N] [--warm-up=N] [--concurrency=N]"
+            + " | bench telemetry";
 
     public static int run(String[] args) {
         return run(args, System.out, System.err);

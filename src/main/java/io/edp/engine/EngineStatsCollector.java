@@ -37,6 +37,11 @@ final class EngineStatsCollector {
     private final WorkerGroup group;
     private final PortSet ports;
     private final ConnectionTable connections;
+    /** The last {@link #topFlows} and the worker snapshots it was made of: while they are the same, it is too. */
+    private volatile TopFlowsCopy lastTopFlows;
+
+    private record TopFlowsCopy(TopFlowSelection.Snapshot[] sources, TopFlows topFlows) {
+    }
 
     EngineStatsCollector(Clock clock, Worker[] workers, WorkerGroup group, PortSet ports,
             ConnectionTable connections) {
@@ -120,30 +125,50 @@ final class EngineStatsCollector {
 
     /**
      * Every worker's last top-flows snapshot, copied here; a flow a pass saw twice (moved by displacement while
-     * the pass walked) is reported once.
+     * the pass walked) is reported once. Readers of the same snapshots share one answer.
      */
     TopFlows topFlows() {
+        TopFlowSelection.Snapshot[] snapshots = new TopFlowSelection.Snapshot[workers.length];
+        for (int i = 0; i < workers.length; i++) {
+            snapshots[i] = workers[i].topFlows();
+        }
+        TopFlowsCopy last = lastTopFlows;
+        if (last != null && sameSnapshots(last.sources(), snapshots)) {
+            return last.topFlows();
+        }
         List<TopFlows.WorkerPass> passes = new ArrayList<>();
         List<FlowStats> flows = new ArrayList<>();
         Instant oldest = null;
         Instant now = Instant.now();
         long nowNanos = clock.nanoTime();
-        for (Worker w : workers) {
-            TopFlowSelection.Snapshot snapshot = w.topFlows();
+        for (int i = 0; i < workers.length; i++) {
+            TopFlowSelection.Snapshot snapshot = snapshots[i];
             if (snapshot == null) {
                 continue;
             }
+            int worker = workers[i].id();
             Instant takenAt = now.minusNanos(nowNanos - snapshot.takenNanos());
             oldest = oldest == null || takenAt.isBefore(oldest) ? takenAt : oldest;
             Map<String, CachedFlow> distinct = new LinkedHashMap<>();
             for (CachedFlow f : snapshot.flows()) {
                 distinct.merge(f.flow(), f, (a, b) -> a.packets() >= b.packets() ? a : b);
             }
-            distinct.values().forEach(f -> flows.add(new FlowStats(w.id(), f.flow(), f.packets(), f.bytes(),
+            distinct.values().forEach(f -> flows.add(new FlowStats(worker, f.flow(), f.packets(), f.bytes(),
                     f.action())));
-            passes.add(new TopFlows.WorkerPass(w.id(), takenAt, snapshot.passNanos(), distinct.size()));
+            passes.add(new TopFlows.WorkerPass(worker, takenAt, snapshot.passNanos(), distinct.size()));
         }
-        return new TopFlows(oldest, Worker.TOP_FLOWS_PER_WORKER, List.copyOf(passes), List.copyOf(flows));
+        TopFlows top = new TopFlows(oldest, Worker.TOP_FLOWS_PER_WORKER, List.copyOf(passes), List.copyOf(flows));
+        lastTopFlows = new TopFlowsCopy(snapshots, top);
+        return top;
+    }
+
+    private static boolean sameSnapshots(TopFlowSelection.Snapshot[] a, TopFlowSelection.Snapshot[] b) {
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] != b[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Map<DropReason, Long> dropMap(long[] counts) {

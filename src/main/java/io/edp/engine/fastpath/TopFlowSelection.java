@@ -29,6 +29,11 @@ public final class TopFlowSelection {
     private long takenNanos;
     private long passNanos;
     private volatile long sequence;
+    /** The last copy a reader made and the sequence it was made at: later reads of that pass share it. */
+    private volatile Copy lastCopy;
+
+    private record Copy(long sequence, Snapshot snapshot) {
+    }
 
     public TopFlowSelection(int limit) {
         this.limit = limit;
@@ -117,12 +122,18 @@ public final class TopFlowSelection {
 
     /**
      * A copy of the pass this selection holds, or null when the worker was writing it before or while it was
-     * copied (the caller then reads the selection published since). Any thread, never waits; allocates.
+     * copied (the caller then reads the selection published since). Any thread, never waits; the first read of a
+     * pass copies and formats its entries, later ones answer that same copy (a pass is only rewritten after its
+     * sequence number moved on).
      */
     public Snapshot tryRead() {
         long before = sequence;
         if ((before & 1) != 0) {
             return null;
+        }
+        Copy copied = lastCopy;
+        if (copied != null && copied.sequence() == before) {
+            return copied.snapshot();
         }
         int n = Math.min(size, limit); // a racy size is caught below; the bound keeps the copy in the arrays
         long[] k = Arrays.copyOf(keys, n * FlowCache.KEY_WORDS);
@@ -141,6 +152,8 @@ public final class TopFlowSelection {
             flows.add(new CachedFlow(FlowKey.describe(k[w], k[w + 1], k[w + 2], k[w + 3], k[w + 4], k[w + 5]),
                     p[i], b[i], a[i] == null ? STALE : a[i].toString()));
         }
-        return new Snapshot(taken, cost, List.copyOf(flows));
+        Snapshot snapshot = new Snapshot(taken, cost, List.copyOf(flows));
+        lastCopy = new Copy(before, snapshot);
+        return snapshot;
     }
 }

@@ -5,7 +5,6 @@ import java.util.Comparator;
 import java.util.Set;
 import java.util.UUID;
 
-import io.edp.engine.FlowStats;
 import io.edp.manager.api.PageParams;
 import io.edp.manager.api.PageResponse;
 import io.edp.manager.api.WithoutDatabase;
@@ -16,6 +15,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import org.springdoc.core.annotations.ParameterObject;
 import org.springframework.data.domain.PageImpl;
+import org.springframework.data.domain.Sort;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -33,6 +33,7 @@ import org.springframework.web.bind.annotation.RestController;
 class StatsController {
 
     private final HostEngines engines;
+    private final SortedTopFlows sortedFlows = new SortedTopFlows();
 
     StatsController(HostEngines engines) {
         this.engines = engines;
@@ -113,16 +114,10 @@ class StatsController {
             Integer worker) {
         var pageable = paging.toPageable(Set.of("packets", "bytes"), "packets");
         var top = engines.require(hostId).topFlows();
-        Comparator<FlowStats> order = paging.sort() == null || paging.sort().isEmpty()
-                ? Comparator.comparingLong(FlowStats::packets).reversed() : null;
-        for (var o : pageable.getSort().filter(o -> !o.getProperty().equals("id"))) {
-            Comparator<FlowStats> by = Comparator.comparingLong(o.getProperty().equals("bytes")
-                    ? FlowStats::bytes : FlowStats::packets);
-            by = o.isDescending() ? by.reversed() : by;
-            order = order == null ? by : order.thenComparing(by);
-        }
-        order = order.thenComparingInt(FlowStats::worker).thenComparing(FlowStats::flow);
-        var flows = top.flows().stream().filter(f -> worker == null || f.worker() == worker).sorted(order).toList();
+        // the client's order without the id tie-break PageParams adds (flows have none; worker and key break ties)
+        var sort = paging.sort() == null || paging.sort().isEmpty() ? Sort.unsorted()
+                : Sort.by(pageable.getSort().filter(o -> !o.getProperty().equals("id")).toList());
+        var flows = sortedFlows.of(hostId, top, sort, worker);
         long offset = Math.min(pageable.getOffset(), flows.size());
         var page = flows.subList((int) offset, (int) Math.min(flows.size(), offset + pageable.getPageSize()))
                 .stream().map(FlowEntry::of).toList();
