@@ -9,6 +9,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
@@ -22,7 +24,10 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-/** {@code bench api} against a manager on a real port: a row per read endpoint, and a one-line error otherwise. */
+/**
+ * {@code bench api} against a manager on a real port: a row per read endpoint (for a given host, or for an inventory it
+ * loads and deletes), and a one-line error otherwise.
+ */
 @DirtiesContext
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "edp.security.operator.user=bench", "edp.security.operator.password={noop}bench-secret"})
@@ -57,10 +62,34 @@ class ApiBenchmarkTest {
         var out = new ByteArrayOutputStream();
         var err = new ByteArrayOutputStream();
 
-        int status = ApiBenchmark.run(List.of("--url=" + url, "--host=" + host, "--seconds=1", "--clients=2"),
-                AUTH, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true,
-                        StandardCharsets.UTF_8));
+        int status = ApiBenchmark.run(List.of("--url=" + url, "--host=" + host, "--seconds=1", "--warm-up=0",
+                "--concurrency=2"), AUTH, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err,
+                true, StandardCharsets.UTF_8));
 
+        assertRows(status, out, err);
+    }
+
+    @Test
+    void loadsAnInventoryMeasuresItAndDeletesIt() throws Exception {
+        String url = "http://127.0.0.1:" + port;
+        var out = new ByteArrayOutputStream();
+        var err = new ByteArrayOutputStream();
+
+        int status = ApiBenchmark.run(List.of("--url=" + url, "--hosts=3", "--seconds=1", "--warm-up=0",
+                "--concurrency=2"), AUTH, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err,
+                true, StandardCharsets.UTF_8));
+
+        assertRows(status, out, err);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("bench api: 3 hosts loaded");
+        assertThat(Files.readString(Path.of("target", "bench", "api.json")))
+                .contains("\"endpoint\": \"/api/v1/hosts?size=100\", \"concurrency\": 2, \"requests_per_second\": ");
+        var left = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url
+                + "/api/v1/hosts?label=edp-bench")).header("Authorization", BASIC).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        assertThat(left).as("hosts left by the bench").contains("\"totalElements\":0");
+    }
+
+    private static void assertRows(int status, ByteArrayOutputStream out, ByteArrayOutputStream err) {
         String printed = out.toString(StandardCharsets.UTF_8);
         assertThat(status).as("exit status; out:%n%s%nerr:%n%s", printed, err).isZero();
         var row = Pattern.compile("^(/api/v1/\\S+)\\s+(\\d+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+0$", Pattern.MULTILINE)
@@ -84,13 +113,13 @@ class ApiBenchmarkTest {
         assertThat(ApiBenchmark.run(List.of(url, "--host=00000000-0000-0000-0000-000000000000"), AUTH, out,
                 errors)).isEqualTo(1);
         assertThat(ApiBenchmark.run(List.of(url, "--host=x"), null, out, errors)).isEqualTo(2);
-        assertThat(ApiBenchmark.run(List.of(url), AUTH, out, errors)).isEqualTo(2);
+        assertThat(ApiBenchmark.run(List.of("--host=x"), AUTH, out, errors)).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8).lines()).containsExactly(
                 "bench api: GET /api/v1/hosts/00000000-0000-0000-0000-000000000000/stats/flows?size=100 answered "
                         + "404: check --host and EDP_AUTH",
                 "bench api: set EDP_AUTH to user:password of a viewer or operator",
-                "usage: bench api --url=URL --host=ID [--seconds=N] [--clients=N] (credentials user:password in "
-                        + "EDP_AUTH)");
+                "usage: bench api [--url=URL [--host=ID]] [--hosts=N] [--seconds=N] [--warm-up=N] [--concurrency=N] "
+                        + "(with --url: credentials user:password in EDP_AUTH)");
     }
 
     private static int get(String url) throws Exception {

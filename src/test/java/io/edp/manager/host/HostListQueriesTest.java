@@ -8,6 +8,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import java.util.UUID;
 
 import io.edp.manager.ManagerTest;
+import io.edp.manager.TestDatabase;
 import jakarta.persistence.EntityManagerFactory;
 import org.hibernate.SessionFactory;
 import org.hibernate.stat.Statistics;
@@ -49,8 +50,9 @@ class HostListQueriesTest extends ManagerTest {
     }
 
     @AfterEach
-    void statisticsOff() {
+    void statisticsOffAndNoHostsLeft() {
         statistics.setStatisticsEnabled(false);
+        TestDatabase.empty(jdbc); // contexts of other test classes share the database and its engines' budget
     }
 
     @Test
