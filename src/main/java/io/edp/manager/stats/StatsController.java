@@ -1,7 +1,6 @@
 package io.edp.manager.stats;
 
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.Set;
 import java.util.UUID;
 
