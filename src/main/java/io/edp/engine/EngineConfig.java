@@ -10,6 +10,7 @@ import io.edp.engine.nic.loopback.LoopbackDriverFactory;
 import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.slowpath.ConnectionTable;
 import io.edp.engine.slowpath.FirewallRule;
+import io.edp.engine.slowpath.Gateway;
 import io.edp.engine.slowpath.MacAddress;
 import io.edp.engine.slowpath.Route;
 import io.edp.engine.telemetry.IpfixConfig;
@@ -43,11 +44,12 @@ import java.util.TreeMap;
  *                           descriptor size alone costs (see {@link #mbufDescriptorBytes()})
  * @param ipfix              IPFIX flow export; {@link IpfixConfig#DISABLED} when not given
  * @param packetLog          where the firewall's packet log goes; {@link PacketLogConfig#DISABLED} when not given
+ * @param gateways           the router's own addresses, at most one {@link Gateway} per VLAN
  */
 public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> vnics,
         Map<Integer, Integer> workersPerNumaNode, FlowCacheConfig flowCache, List<FirewallRule> firewallRules,
         List<Route> routes, String routerMac, int conntrackCapacity, int mbufs, TlbConfig tlb,
-        int descriptorBytes, IpfixConfig ipfix, PacketLogConfig packetLog) {
+        int descriptorBytes, IpfixConfig ipfix, PacketLogConfig packetLog, List<Gateway> gateways) {
 
     public static final String DEFAULT_ROUTER_MAC = "02:ed:00:00:00:01";
     public static final int DEFAULT_CONNTRACK_CAPACITY = 262_144;
@@ -66,6 +68,7 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         tlb = tlb == null ? TlbConfig.DISABLED : tlb;
         ipfix = ipfix == null ? IpfixConfig.DISABLED : ipfix;
         packetLog = packetLog == null ? PacketLogConfig.DISABLED : packetLog;
+        gateways = List.copyOf(gateways == null ? List.of() : gateways);
         if (ports.isEmpty()) {
             throw new IllegalArgumentException("ports: at least one port is required");
         }
@@ -104,6 +107,12 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         for (FirewallRule r : firewallRules) {
             if (!ruleIds.add(r.id())) {
                 throw new IllegalArgumentException("firewallRules: duplicate id " + r.id());
+            }
+        }
+        Set<Integer> gatewayVlans = new HashSet<>();
+        for (Gateway g : gateways) {
+            if (!gatewayVlans.add(g.vlan())) {
+                throw new IllegalArgumentException("gateways: duplicate vlan " + g.vlan());
             }
         }
         MacAddress.parse(routerMac, "routerMac");
@@ -182,6 +191,7 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         b.descriptorBytes = descriptorBytes;
         b.ipfix = ipfix;
         b.packetLog = packetLog;
+        b.gateways.addAll(gateways);
         return b;
     }
 
@@ -204,6 +214,7 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         private int descriptorBytes;
         private IpfixConfig ipfix = IpfixConfig.DISABLED;
         private PacketLogConfig packetLog = PacketLogConfig.DISABLED;
+        private final List<Gateway> gateways = new ArrayList<>();
 
         public Builder mode(Mode value) {
             mode = value;
@@ -300,10 +311,21 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
             return this;
         }
 
+        public Builder gateway(Gateway gateway) {
+            gateways.add(gateway);
+            return this;
+        }
+
+        public Builder gateways(List<Gateway> value) {
+            gateways.clear();
+            gateways.addAll(value);
+            return this;
+        }
+
         public EngineConfig build() {
             Map<Integer, Integer> w = workers.isEmpty() ? Map.of(0, 1) : workers;
             return new EngineConfig(mode, ports, vnics, w, flowCache, rules, routes, routerMac, conntrackCapacity,
-                    mbufs, tlb, descriptorBytes, ipfix, packetLog);
+                    mbufs, tlb, descriptorBytes, ipfix, packetLog, gateways);
         }
     }
 }

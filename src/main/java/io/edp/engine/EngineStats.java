@@ -15,11 +15,14 @@ import java.util.Map;
  * its settings, the loads of its last cycle and its recent decisions. {@code rejectReplies} counts the replies to
  * packets of REJECT rules (those packets themselves are {@link DropReason#FIREWALL_REJECT} drops).
  * {@code verifierMismatches} are the live verifier's last mismatches over all workers, oldest first (at most
- * {@link io.edp.engine.verifier.MismatchLog#CAPACITY}).
+ * {@link io.edp.engine.verifier.MismatchLog#CAPACITY}). {@code flood} counts broadcast and multicast frames flooded
+ * in their segment, {@code routerReplies} the packets the router sent itself (the frames it answered are
+ * {@link DropReason#TO_ROUTER} drops, the ones whose TTL ran out {@link DropReason#TTL_EXCEEDED}).
  */
 public record EngineStats(Instant takenAt, long takenAtNanos, int generation, Mode mode, List<WorkerStats> workers,
         List<QueueStats> queues, List<PortStats> ports, FlowCacheStats flowCache, Map<DropReason, Long> drops,
-        long connections, TlbStats tlb, RejectReplyStats rejectReplies, List<Mismatch> verifierMismatches) {
+        long connections, TlbStats tlb, RejectReplyStats rejectReplies, List<Mismatch> verifierMismatches,
+        FloodStats flood, RouterReplyStats routerReplies) {
 
     /** Dropped packets of every reason and worker. */
     public long dropped() {
@@ -81,6 +84,27 @@ public record EngineStats(Instant takenAt, long takenAtNanos, int generation, Mo
      * per-worker rate limit, or not sent for want of a free buffer.
      */
     public record RejectReplyStats(long sent, long rateLimited, long noBuffer) {
+    }
+
+    /**
+     * Broadcast and multicast frames flooded over all workers, the copies made for their extra ports, and copies
+     * not made for want of a free buffer.
+     */
+    public record FloodStats(long frames, long copies, long noBuffer) {
+    }
+
+    /**
+     * The router's own packets over all workers: ARP replies, neighbor advertisements, echo replies, ICMP time
+     * exceeded; those held back by the per-worker rate limit or for want of a buffer; frames for the router it does
+     * not answer.
+     */
+    public record RouterReplyStats(long arpReplies, long neighborAdvertisements, long echoReplies, long timeExceeded,
+            long rateLimited, long noBuffer, long unanswered) {
+
+        /** Packets the router sent (each counted in the TX counters too). */
+        public long sent() {
+            return arpReplies + neighborAdvertisements + echoReplies + timeExceeded;
+        }
     }
 
     /**

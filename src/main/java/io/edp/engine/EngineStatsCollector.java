@@ -7,6 +7,8 @@ import io.edp.engine.metrics.Counters;
 import io.edp.engine.nic.PortConfig;
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.reject.RejectReplies;
+import io.edp.engine.reject.RouterReplies;
+import io.edp.engine.worker.Flood;
 import io.edp.engine.slowpath.ConnectionTable;
 import io.edp.engine.time.Clock;
 import io.edp.engine.tlb.TlbStats;
@@ -60,6 +62,8 @@ final class EngineStatsCollector {
         List<Mismatch> mismatches = new ArrayList<>();
         long[] totalDrops = new long[DropReason.count()];
         long[] rejectReplies = new long[RejectReplies.COUNTER_COUNT];
+        long[] routerReplies = new long[RouterReplies.COUNTER_COUNT];
+        long[] flood = new long[Flood.COUNTER_COUNT];
         Map<Integer, long[]> portTx = new TreeMap<>();
         List<WorkerHealth> health = group.health();
         for (Worker w : workers) {
@@ -71,10 +75,9 @@ final class EngineStatsCollector {
             for (int i = 0; i < d.length; i++) {
                 totalDrops[i] += d[i];
             }
-            long[] r = w.rejectReplyCounters().snapshot();
-            for (int i = 0; i < r.length; i++) {
-                rejectReplies[i] += r[i];
-            }
+            add(rejectReplies, w.rejectReplyCounters().snapshot());
+            add(routerReplies, w.routerReplyCounters().snapshot());
+            add(flood, w.floodCounters().snapshot());
             Counters portCounters = w.portCounters();
             for (Integer port : ports.drivers().keySet()) {
                 long[] tx = portTx.computeIfAbsent(port, p -> new long[2]);
@@ -120,7 +123,18 @@ final class EngineStatsCollector {
                 List.copyOf(queueStats), List.copyOf(portStats), totalCache, dropMap(totalDrops), connections.size(),
                 tlb, new EngineStats.RejectReplyStats(rejectReplies[RejectReplies.SENT],
                         rejectReplies[RejectReplies.RATE_LIMITED], rejectReplies[RejectReplies.NO_BUFFER]),
-                MismatchLog.latest(mismatches));
+                MismatchLog.latest(mismatches),
+                new EngineStats.FloodStats(flood[Flood.FLOODED], flood[Flood.COPIES], flood[Flood.NO_BUFFER]),
+                new EngineStats.RouterReplyStats(routerReplies[RouterReplies.ARP_REPLIES],
+                        routerReplies[RouterReplies.NEIGHBOR_ADVERTISEMENTS], routerReplies[RouterReplies.ECHO_REPLIES],
+                        routerReplies[RouterReplies.TIME_EXCEEDED], routerReplies[RouterReplies.RATE_LIMITED],
+                        routerReplies[RouterReplies.NO_BUFFER], routerReplies[RouterReplies.UNANSWERED]));
+    }
+
+    private static void add(long[] sums, long[] values) {
+        for (int i = 0; i < values.length; i++) {
+            sums[i] += values[i];
+        }
     }
 
     /**

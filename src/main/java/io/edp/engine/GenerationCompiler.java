@@ -48,7 +48,8 @@ final class GenerationCompiler {
                     vnic != null && vnic.adapter() == AdapterType.E1000));
         }
         ForwardingTables tables = new ForwardingTables(number, MacAddress.parse(c.routerMac(), "routerMac"),
-                switchPorts, new SwitchingTable(macs, vlans, portIds), rules(c), c.routes(), connections);
+                switchPorts, new SwitchingTable(macs, vlans, portIds), rules(c), c.routes(), connections,
+                c.gateways());
         TxPort[] tx = new TxPort[PortConfig.MAX_PORT_ID + 1];
         for (TxPort port : ports.values()) {
             tx[port.id()] = port;

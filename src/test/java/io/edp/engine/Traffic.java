@@ -20,13 +20,14 @@ public final class Traffic {
 
     /**
      * Waits until {@code rxPackets} frames were received and every one of them was sent or dropped (a rejected
-     * one's reply, if it got one, sent too).
+     * one's reply, the router's answers and a flooded frame's copies sent too).
      */
     public static EngineStats drained(Engine engine, long rxPackets) {
         Await.until(rxPackets + " frames handled", () -> {
             EngineStats s = engine.stats();
             return s.rxPackets() == rxPackets
-                    && s.txPackets() + s.dropped() == rxPackets + s.rejectReplies().sent();
+                    && s.txPackets() + s.dropped() == rxPackets + s.rejectReplies().sent() + s.routerReplies().sent()
+                            + s.flood().copies();
         }, Duration.ofSeconds(30), () -> engine.stats().toString());
         engine.sync();
         return engine.stats();

@@ -31,6 +31,8 @@ public enum DropReason {
     ACTION_TABLE_FULL,
     /** A later IP fragment whose datagram's first fragment this worker has no decision for (not seen, timed out). */
     FRAGMENT_WITHOUT_FIRST,
+    /** A frame for the router itself (ARP, neighbor solicitation, echo to a gateway address): it goes no further. */
+    TO_ROUTER,
     // transmit and the worker itself
     PORT_DOWN,
     TX_QUEUE_FULL,

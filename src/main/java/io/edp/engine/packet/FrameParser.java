@@ -68,7 +68,9 @@ public final class FrameParser {
         int l3 = at + 2;
         MemorySegment d = m.descriptors();
         long key = m.flowKeyAddress();
-        d.set(BYTE, key + FlowKey.FLAGS, (byte) (innerTag == 0 ? 0 : FlowKey.FLAG_SLOW_PATH_ONLY));
+        // QinQ frames and broadcast / multicast (flooded) frames always take the slow path
+        boolean group = (data.get(BYTE, frame) & 1) != 0;
+        d.set(BYTE, key + FlowKey.FLAGS, (byte) (innerTag == 0 && !group ? 0 : FlowKey.FLAG_SLOW_PATH_ONLY));
         d.set(BYTE, key + FlowKey.TCP_FLAGS, (byte) 0);
         d.set(SHORT, key + FlowKey.INNER_TAG, (short) innerTag);
         d.set(SHORT, key + FlowKey.ETHER_TYPE, (short) etherType);

@@ -50,33 +50,44 @@ public final class FrameRewriter {
             }
         }
         VlanOp op = a.vlanOp();
-        if (op == VlanOp.PUSH) {
+        if (op == VlanOp.PUSH && a.rewriteMacs()) {
             // the new MACs go straight where the push puts them: no store of them read back by the move
-            if (a.rewriteMacs()) {
-                writeMacs(data, frame - 4, a.dstMac(), a.srcMac());
-            } else {
-                moveMacs(data, frame, frame - 4);
-            }
-            data.set(U16, frame + 8, (short) FlowKey.ETHERTYPE_VLAN);
-            data.set(U16, frame + 10, (short) a.vlan());
-            m.dataOffset(m.dataOffset() - 4).dataLength(m.dataLength() + 4);
-            m.l3Offset(m.l3Offset() + 4);
+            writeMacs(data, frame - 4, a.dstMac(), a.srcMac());
+            tag(m, data, frame, a.vlan());
             return FORWARD;
         }
         if (a.rewriteMacs()) {
             writeMacs(data, frame, a.dstMac(), a.srcMac());
         }
-        if (op == VlanOp.POP) {
+        vlan(m, op, a.vlan());
+        return FORWARD;
+    }
+
+    /** Pushes, pops or sets the frame's VLAN tags as {@code op} says ({@code vid}: the tag pushed or set). */
+    public static void vlan(Mbuf m, VlanOp op, int vid) {
+        MemorySegment data = m.data();
+        long frame = m.dataAddress();
+        if (op == VlanOp.PUSH) {
+            moveMacs(data, frame, frame - 4);
+            tag(m, data, frame, vid);
+        } else if (op == VlanOp.POP) {
             pop(m, data, frame, 1);
         } else if (op == VlanOp.SET) {
-            setVid(data, frame + 14, a.vlan());
+            setVid(data, frame + 14, vid);
         } else if (op == VlanOp.POP_BOTH) {
             pop(m, data, frame, 2);
         } else if (op == VlanOp.POP_SET) {
-            setVid(data, frame + 18, a.vlan());
+            setVid(data, frame + 18, vid);
             pop(m, data, frame, 1);
         }
-        return FORWARD;
+    }
+
+    /** Writes a pushed tag into the 4 bytes the MACs moved out of (they now start at {@code frame - 4}). */
+    private static void tag(Mbuf m, MemorySegment data, long frame, int vid) {
+        data.set(U16, frame + 8, (short) FlowKey.ETHERTYPE_VLAN);
+        data.set(U16, frame + 10, (short) vid);
+        m.dataOffset(m.dataOffset() - 4).dataLength(m.dataLength() + 4);
+        m.l3Offset(m.l3Offset() + 4);
     }
 
     /** Keeps the priority bits of the tag control word at {@code tci}, replaces its VID. */

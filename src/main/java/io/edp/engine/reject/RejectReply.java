@@ -2,6 +2,7 @@ package io.edp.engine.reject;
 
 import static io.edp.engine.packet.NetworkOrder.U16;
 import static io.edp.engine.packet.NetworkOrder.U32;
+import static io.edp.engine.packet.NetworkOrder.U64;
 
 import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.packet.FlowKey;
@@ -98,6 +99,20 @@ final class RejectReply {
 
     /** Writes the {@code kind} answer to {@code m} into the empty buffer {@code reply}. */
     static void write(int kind, Mbuf m, Mbuf reply) {
+        MemorySegment d = m.descriptors();
+        long key = m.flowKeyAddress();
+        boolean v4 = FlowKey.ipVersion(d.get(LONG, key + FlowKey.L4)) == 4;
+        write(kind, m, reply, v4 ? ICMP_UNREACHABLE : ICMPV6_UNREACHABLE,
+                v4 ? ICMP_ADMINISTRATIVELY_PROHIBITED : ICMPV6_ADMINISTRATIVELY_PROHIBITED, 0,
+                d.get(LONG, key + FlowKey.DST_HI), d.get(LONG, key + FlowKey.DST_LO));
+    }
+
+    /**
+     * Writes an answer to {@code m} into the empty buffer {@code reply}: a TCP reset, or an ICMP / ICMPv6 error of
+     * {@code type} and {@code code} whose second word is {@code word} (an MTU, or 0), from the address
+     * ({@code srcHi}, {@code srcLo}) in the flow key's form.
+     */
+    static void write(int kind, Mbuf m, Mbuf reply, int type, int code, int word, long srcHi, long srcLo) {
         MemorySegment data = m.data();
         long frame = m.dataAddress();
         int l2 = m.l3Offset();
@@ -126,10 +141,10 @@ final class RejectReply {
                     : IPV6_MINIMUM_MTU - IPV6_HEADER - ICMP_HEADER);
             payload = ICMP_HEADER + quoted;
             proto = v4 ? FlowKey.PROTO_ICMP : FlowKey.PROTO_ICMPV6;
-            out.set(BYTE, at, (byte) (v4 ? ICMP_UNREACHABLE : ICMPV6_UNREACHABLE));
-            out.set(BYTE, at + 1, (byte) (v4 ? ICMP_ADMINISTRATIVELY_PROHIBITED : ICMPV6_ADMINISTRATIVELY_PROHIBITED));
+            out.set(BYTE, at, (byte) type);
+            out.set(BYTE, at + 1, (byte) code);
             out.set(U16, at + 2, (short) 0);
-            out.set(U32, at + 4, 0);
+            out.set(U32, at + 4, word);
             MemorySegment.copy(data, l3, out, at + ICMP_HEADER, quoted);
         }
         long pseudo;
@@ -137,7 +152,7 @@ final class RejectReply {
             out.set(U32, ip, 0x4500_0000 | (IPV4_HEADER + payload));
             out.set(U32, ip + 4, 0x4000); // identification 0, don't fragment
             out.set(U32, ip + 8, (TTL << 24) | (proto << 16));
-            out.set(U32, ip + 12, data.get(U32, l3 + 16));
+            out.set(U32, ip + 12, (int) (srcHi >>> 32));
             out.set(U32, ip + 16, data.get(U32, l3 + 12));
             out.set(U16, ip + 10, InternetChecksum.finish(InternetChecksum.add(0, out, ip, IPV4_HEADER)));
             pseudo = InternetChecksum.add(proto + payload, out, ip + 12, 8);
@@ -146,7 +161,8 @@ final class RejectReply {
             out.set(U16, ip + 4, (short) payload);
             out.set(BYTE, ip + 6, (byte) proto);
             out.set(BYTE, ip + 7, (byte) TTL);
-            MemorySegment.copy(data, l3 + 24, out, ip + 8, 16);
+            out.set(U64, ip + 8, srcHi);
+            out.set(U64, ip + 16, srcLo);
             MemorySegment.copy(data, l3 + 8, out, ip + 24, 16);
             pseudo = InternetChecksum.add(proto + payload, out, ip + 8, 32);
         }

@@ -10,6 +10,11 @@ import io.edp.engine.packet.DropReason;
 public record Action(int outPort, VlanOp vlanOp, int vlan, boolean rewriteMacs, long srcMac, long dstMac,
         boolean decrementTtl, int dropReason, int ruleId) {
 
+    /** {@code outPort} of a frame flooded to every port of its segment ({@code vlan}) but the one it came from. */
+    public static final int FLOOD = -2;
+    /** {@code outPort} of a frame for the router itself (ARP, neighbor solicitation, echo to a gateway address). */
+    public static final int LOCAL = -3;
+
     public boolean drops() {
         return dropReason >= 0;
     }
@@ -17,10 +22,12 @@ public record Action(int outPort, VlanOp vlanOp, int vlan, boolean rewriteMacs, 
     /**
      * Whether the flow cache may keep this decision. Not a firewall drop: with no change of policy, a connection
      * opened later (by the other direction, or from another port) turns it into a pass, so it rests on the
-     * absence of state that no entry can watch. Such packets run the IOChain each time, as in LEGACY.
+     * absence of state that no entry can watch. Such packets run the IOChain each time, as in LEGACY. Not a flood
+     * or a frame for the router either: both are control traffic (ARP, neighbor discovery, ping) that the slow
+     * path handles, and a flood would need the segment's port list in the entry.
      */
     public boolean cacheable() {
-        return dropReason != DropReason.FIREWALL_DROP.ordinal() && dropReason != DropReason.FIREWALL_REJECT.ordinal()
+        return outPort != FLOOD && outPort != LOCAL && dropReason != DropReason.FIREWALL_DROP.ordinal() && dropReason != DropReason.FIREWALL_REJECT.ordinal()
                 && dropReason != DropReason.CONNTRACK_FULL.ordinal();
     }
 
@@ -35,6 +42,10 @@ public record Action(int outPort, VlanOp vlanOp, int vlan, boolean rewriteMacs, 
     public String toString() {
         if (drops()) {
             return "drop(" + DropReason.of(dropReason) + (ruleId != 0 ? ", rule " + ruleId : "") + ")";
+        }
+        if (outPort == FLOOD || outPort == LOCAL) {
+            return (outPort == FLOOD ? "flood(vlan " : "local(vlan ") + vlan + (ruleId != 0 ? ", rule " + ruleId : "")
+                    + ")";
         }
         return "output(port " + outPort + (vlanOp == VlanOp.NONE ? "" : ", " + vlanOp + " " + vlan)
                 + (rewriteMacs ? ", set_mac " + Long.toHexString(srcMac) + ">" + Long.toHexString(dstMac) : "")

@@ -1,6 +1,8 @@
 package io.edp.engine.slowpath;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -33,9 +35,17 @@ public final class ForwardingTables {
     private final boolean[] slowPathOnly;
     private final int[] accessVlan;
     private final int defaultUplink;
+    /** Per VLAN: the VM ports on it, in port order (null: none), the ports a broadcast is flooded to. */
+    private final int[][] vlanPorts = new int[4096][];
+    /** Per VLAN: the gateway's IPv4 address (flow-key form, 0: none) and IPv6 address (both 0: none). */
+    private final long[] gateway4 = new long[4096];
+    private final long[] gateway6Hi = new long[4096];
+    private final long[] gateway6Lo = new long[4096];
+    /** The VLANs that have a gateway: the router's addresses are theirs. */
+    private final int[] gatewayVlans;
 
     public ForwardingTables(int generation, long routerMac, List<SwitchPort> ports, SwitchingTable switching,
-            List<FirewallRule> rules, List<Route> routes, ConnectionTable connections) {
+            List<FirewallRule> rules, List<Route> routes, ConnectionTable connections, List<Gateway> gateways) {
         this.generation = generation;
         this.routerMac = routerMac;
         this.switching = switching;
@@ -61,6 +71,23 @@ public final class ForwardingTables {
             }
         }
         defaultUplink = firstUplink;
+        for (SwitchPort p : ports.stream().sorted(Comparator.comparingInt(SwitchPort::id)).toList()) {
+            if (!p.uplink()) {
+                int[] on = vlanPorts[p.accessVlan()];
+                on = on == null ? new int[1] : Arrays.copyOf(on, on.length + 1);
+                on[on.length - 1] = p.id();
+                vlanPorts[p.accessVlan()] = on;
+            }
+        }
+        gatewayVlans = gateways.stream().mapToInt(Gateway::vlan).toArray();
+        for (Gateway g : gateways) {
+            gateway4[g.vlan()] = g.ipv4Hi();
+            Cidr v6 = g.ipv6Address();
+            if (v6 != null) {
+                gateway6Hi[g.vlan()] = v6.hi();
+                gateway6Lo[g.vlan()] = v6.lo();
+            }
+        }
         List<Cidr> v4 = new ArrayList<>();
         List<Cidr> v6 = new ArrayList<>();
         List<Integer> index4 = new ArrayList<>();
@@ -131,6 +158,40 @@ public final class ForwardingTables {
     /** The uplink that unknown destinations from VM ports go to, or -1. */
     public int defaultUplink() {
         return defaultUplink;
+    }
+
+    /** The VM ports on {@code vlan} in port order, null when it has none; never modified by the caller. */
+    public int[] vlanPorts(int vlan) {
+        return vlanPorts[vlan];
+    }
+
+    /** The gateway IPv4 address of {@code vlan} in the flow key's form, 0 when it has none. */
+    public long gateway4(int vlan) {
+        return gateway4[vlan];
+    }
+
+    public long gateway6Hi(int vlan) {
+        return gateway6Hi[vlan];
+    }
+
+    public long gateway6Lo(int vlan) {
+        return gateway6Lo[vlan];
+    }
+
+    /** Whether {@code vlan}'s gateway has the address (hi, lo) of {@code ipVersion} (IPv4 in hi's top 32 bits). */
+    public boolean isGateway(int vlan, int ipVersion, long hi, long lo) {
+        return ipVersion == 4 ? hi != 0 && gateway4[vlan] == hi
+                : (hi != 0 || lo != 0) && gateway6Hi[vlan] == hi && gateway6Lo[vlan] == lo;
+    }
+
+    /** Whether any segment's gateway has the address: the router answers echo to each of its addresses. */
+    public boolean isRouterAddress(int ipVersion, long hi, long lo) {
+        for (int vlan : gatewayVlans) {
+            if (isGateway(vlan, ipVersion, hi, lo)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The route index (into the configured route list) for a destination, or -1. */

@@ -4,6 +4,7 @@ import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.mbuf.PktHandle;
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.packet.FlowKey;
+import io.edp.engine.packet.NetworkOrder;
 import io.edp.engine.packetlog.PacketLogWriter;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -26,6 +27,13 @@ public final class IoChain {
     private static final int STAGE_ROUTING = 8;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+
+    /** The group bit of a destination MAC (the key's 48-bit form): broadcast and multicast. */
+    private static final long GROUP_MAC = 1L << 40;
+    private static final int ARP_REQUEST = 1;
+    private static final int NEIGHBOR_SOLICITATION = 135;
+    /** ICMPv6 header, reserved word and target address. */
+    private static final int NEIGHBOR_SOLICITATION_BYTES = 24;
 
     /** {@link #evaluate} result when probing: the decision is in the {@code probed*} fields. */
     private static final int PROBED = -2;
@@ -115,8 +123,14 @@ public final class IoChain {
         int segment = t.isUplink(inPort) ? outerTag & 0xFFF : t.accessVlan(inPort);
         long dstMac = FlowKey.dstMac(l2);
         boolean routed = dstMac == t.routerMac();
+        int ipVersion = FlowKey.ipVersion(l4);
+        if (forRouter(m, t, segment, routed, ipVersion, dstHi, dstLo, l4)) {
+            return decide(Action.LOCAL, VlanOp.NONE, segment, false, 0, 0, -1, 0, probe);
+        }
+        // broadcast and multicast go to every port of the segment (the pipeline makes the copies)
+        boolean flood = !routed && (dstMac & GROUP_MAC) != 0;
         int outPort = -1;
-        if (!routed) {
+        if (!routed && !flood) {
             outPort = t.switching().lookup(segment, dstMac);
             if (outPort < 0 && !t.isUplink(inPort)) {
                 outPort = t.defaultUplink();
@@ -132,7 +146,6 @@ public final class IoChain {
 
         // firewall: a later fragment takes its datagram's first fragment's decision; other packets pass as part of
         // a connection or meet the rules
-        int ipVersion = FlowKey.ipVersion(l4);
         int ruleId = 0;
         if (ipVersion != 0) {
             int flags = FlowKey.flags(d, key);
@@ -157,6 +170,9 @@ public final class IoChain {
             }
         }
         record(scratch, d, m, STAGE_FIREWALL, ruleId);
+        if (flood) {
+            return decide(Action.FLOOD, VlanOp.NONE, segment, false, 0, 0, -1, ruleId, probe);
+        }
 
         // routing: frames to the router MAC leave towards the longest matching prefix's next hop
         long srcMac = 0;
@@ -185,15 +201,45 @@ public final class IoChain {
         VlanOp vlanOp;
         if (routed && FlowKey.innerTag(d, key) != 0) {
             vlanOp = egressVlan == 0 ? VlanOp.POP_BOTH : VlanOp.POP_SET;
-        } else if (egressVlan == 0) {
-            vlanOp = outerTag != 0 ? VlanOp.POP : VlanOp.NONE;
-        } else if (outerTag == 0) {
-            vlanOp = VlanOp.PUSH;
         } else {
-            vlanOp = (outerTag & 0xFFF) == egressVlan ? VlanOp.NONE : VlanOp.SET;
+            vlanOp = switchedVlanOp(outerTag, egressVlan);
         }
         return decide(outPort, vlanOp, vlanOp.setsVid() ? egressVlan : 0, routed, srcMac, nextHop, -1, ruleId,
                 probe);
+    }
+
+    /**
+     * The VLAN operation that makes a frame arriving with {@code outerTag} (0: untagged) leave with outer VID
+     * {@code egressVlan} (0: untagged); a QinQ frame's inner tag stays.
+     */
+    public static VlanOp switchedVlanOp(int outerTag, int egressVlan) {
+        if (egressVlan == 0) {
+            return outerTag != 0 ? VlanOp.POP : VlanOp.NONE;
+        }
+        if (outerTag == 0) {
+            return VlanOp.PUSH;
+        }
+        return (outerTag & 0xFFF) == egressVlan ? VlanOp.NONE : VlanOp.SET;
+    }
+
+    /**
+     * Whether the frame is for the router itself: an ARP request or a neighbor solicitation for the gateway
+     * address of its segment (whatever its destination MAC: broadcast, solicited-node multicast, or the router's
+     * MAC when a neighbor re-checks it), or an IP packet sent to the router's MAC for one of its addresses.
+     */
+    private static boolean forRouter(Mbuf m, ForwardingTables t, int segment, boolean routed, int ipVersion,
+            long dstHi, long dstLo, long l4) {
+        if (ipVersion == 0) {
+            return FlowKey.proto(l4) == ARP_REQUEST && t.isGateway(segment, 4, dstHi, 0);
+        }
+        if (ipVersion == 6 && FlowKey.proto(l4) == FlowKey.PROTO_ICMPV6
+                && FlowKey.srcPort(l4) == NEIGHBOR_SOLICITATION
+                && m.dataLength() >= m.l4Offset() + NEIGHBOR_SOLICITATION_BYTES) {
+            long target = m.dataAddress() + m.l4Offset() + 8;
+            return t.isGateway(segment, 6, m.data().get(NetworkOrder.U64, target),
+                    m.data().get(NetworkOrder.U64, target + 8));
+        }
+        return routed && t.isRouterAddress(ipVersion, dstHi, dstLo);
     }
 
     /**

@@ -98,13 +98,16 @@ public record PacketTrace(int port, int rxQueue, int worker, int generation, Str
             boolean installs) {
     }
 
-    /** Whether the frame leaves. */
+    /**
+     * Whether the frame leaves: by one port, by every port of its segment but its own (broadcast, multicast), or
+     * not at all; or whether the router takes it (its ARP, neighbor discovery, echo: answered, rate limited).
+     */
     public enum Outcome {
-        FORWARDED, DROPPED
+        FORWARDED, FLOODED, ANSWERED, DROPPED
     }
 
     /**
-     * @param outPort     the port the frame leaves by, -1 when dropped
+     * @param outPort     the port the frame leaves by, -1 when dropped, flooded or answered
      * @param frameHex    the frame as it leaves (rewritten), null when dropped
      * @param dropReason  why it is dropped, null when forwarded
      * @param ruleId      the firewall rule of the decision, 0 for none

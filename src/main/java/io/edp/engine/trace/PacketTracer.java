@@ -185,6 +185,10 @@ public final class PacketTracer {
 
         /** Rewrites the frame (in the trace's own buffer) as the worker would, then transmit's own check. */
         private Verdict verdict(Action applied) {
+            if (applied.outPort() == Action.FLOOD || applied.outPort() == Action.LOCAL) {
+                return new Verdict(applied.outPort() == Action.FLOOD ? Outcome.FLOODED : Outcome.ANSWERED, -1, null,
+                        null, applied.ruleId(), applied.toString(), false);
+            }
             int rewritten = FrameRewriter.apply(m, applied);
             if (rewritten != FrameRewriter.FORWARD) {
                 DropReason reason = DropReason.of(rewritten);

@@ -4,9 +4,12 @@ import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.nic.NicDriver;
 import io.edp.engine.packet.DropReason;
+import io.edp.engine.packet.FlowKey;
 import io.edp.engine.packet.FrameParser;
 import io.edp.engine.packet.FrameRewriter;
 import io.edp.engine.reject.RejectReplies;
+import io.edp.engine.reject.RouterReplies;
+import io.edp.engine.slowpath.ForwardingTables;
 import io.edp.engine.slowpath.Action;
 import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.RuleCounters;
@@ -20,7 +23,8 @@ import java.lang.foreign.ValueLayout;
  *   {@link #poll rx} → {@link #touch} → {@link #parse} → {@link #warm} →
  *       per packet: {@link FastPath#lookup} ── miss → {@link MissPath#process} → {@link FastPath#install}
  *                   (IPFIX: a packet the cache did not count → {@link FlowMeter#count})
- *                   → {@link #rewrite} (FIREWALL_REJECT: {@link #reject}) → {@link Transmit#stage}
+ *                   → {@link #rewrite} (REJECT and TTL_EXCEEDED: an answer; a flood: {@link Flood};
+ *                     for the router: {@link RouterReplies}) → {@link Transmit#stage}
  *   → {@link Transmit#send tx}
  * </pre>
  * Each stage runs over the whole burst before the next (as VPP and OVS do), so the memory misses of different
@@ -38,6 +42,8 @@ final class BurstPipeline {
     private final ActionTable actions;
     private final RuleCounters ruleCounters;
     private final RejectReplies rejectReplies;
+    private final RouterReplies routerReplies;
+    private final Flood flood;
     private final Transmit transmit;
     private final FlowMeter meter;
     private final long[] workerCounters;
@@ -55,8 +61,10 @@ final class BurstPipeline {
     private Error injectedFault;
 
     BurstPipeline(Clock clock, MbufCache mbufs, Mbuf mbuf, FastPath fastPath, MissPath missPath, ActionTable actions,
-            RuleCounters ruleCounters, RejectReplies rejectReplies, Transmit transmit, FlowMeter meter,
-            long[] workerCounters, long[] drops) {
+            RuleCounters ruleCounters, RejectReplies rejectReplies, RouterReplies routerReplies, Flood flood,
+            Transmit transmit, FlowMeter meter, long[] workerCounters, long[] drops) {
+        this.routerReplies = routerReplies;
+        this.flood = flood;
         this.meter = meter;
         this.clock = clock;
         this.mbufs = mbufs;
@@ -179,7 +187,7 @@ final class BurstPipeline {
             return;
         }
         ruleCounters.count(actionIndex, m.dataLength()); // here, after either path: a hit counts as a miss would
-        rewrite(index, m, actions.get(actionIndex), nowMillis);
+        rewrite(index, m, actions.get(actionIndex), g, nowMillis);
     }
 
     /** Counts a packet the flow cache did not in the worker's IPFIX flow table (every packet, in LEGACY). */
@@ -190,8 +198,21 @@ final class BurstPipeline {
         }
     }
 
-    /** Applies the action to the frame (TTL, MACs, VLAN) and stages it for its port, or drops it. */
-    private void rewrite(int index, Mbuf m, Action action, int nowMillis) {
+    /**
+     * Applies the action to the frame (TTL, MACs, VLAN) and stages it for its port, floods it, answers it (a frame
+     * for the router), or drops it (with an answer for REJECT and an ICMP error for an expired TTL).
+     */
+    private void rewrite(int index, Mbuf m, Action action, Generation g, int nowMillis) {
+        if (action.outPort() == Action.FLOOD) {
+            flood.flood(index, m, action.vlan(), g);
+            return;
+        }
+        if (action.outPort() == Action.LOCAL) {
+            drops[DropReason.TO_ROUTER.ordinal()]++;
+            stageReply(routerReplies.answer(m, g.tables().routerMac(), mbufs, nowMillis), m);
+            mbufs.free(index);
+            return;
+        }
         int verdict = FrameRewriter.apply(m, action);
         if (verdict == FrameRewriter.FORWARD) {
             transmit.stage(index, action.outPort());
@@ -199,14 +220,26 @@ final class BurstPipeline {
         }
         drops[verdict]++;
         if (verdict == DropReason.FIREWALL_REJECT.ordinal()) {
-            reject(m, nowMillis);
+            stageReply(rejectReplies.reply(m, mbufs, nowMillis), m);
+        } else if (verdict == DropReason.TTL_EXCEEDED.ordinal()) {
+            timeExceeded(m, g.tables(), nowMillis);
         }
         mbufs.free(index);
     }
 
-    /** A rejected packet's reply (if one is due) leaves out of its ingress port, in the packet's place. */
-    private void reject(Mbuf m, int nowMillis) {
-        int reply = rejectReplies.reply(m, mbufs, nowMillis);
+    /** ICMP time exceeded from the gateway address of the packet's segment. */
+    private void timeExceeded(Mbuf m, ForwardingTables t, int nowMillis) {
+        int in = m.port();
+        int segment = t.isUplink(in) ? FlowKey.outerTag(m.descriptors().get(ValueLayout.JAVA_LONG_UNALIGNED,
+                m.flowKeyAddress() + FlowKey.L2)) & 0xFFF : t.accessVlan(in);
+        boolean v4 = FlowKey.ipVersion(m.descriptors().get(ValueLayout.JAVA_LONG_UNALIGNED,
+                m.flowKeyAddress() + FlowKey.L4)) == 4;
+        stageReply(routerReplies.timeExceeded(m, v4 ? t.gateway4(segment) : t.gateway6Hi(segment),
+                v4 ? 0 : t.gateway6Lo(segment), mbufs, nowMillis), m);
+    }
+
+    /** A generated answer ({@code reply} &ge; 0) leaves out of the ingress port of {@code m}, in its place. */
+    private void stageReply(int reply, Mbuf m) {
         if (reply >= 0) {
             transmit.stage(reply, m.port());
         }

@@ -18,8 +18,11 @@ final class Transmit {
     private final long[] workerCounters;
     private final long[] portCounters;
     private final long[] drops;
-    private final int[] staged = new int[NicDriver.MAX_BURST];
-    private final int[] stagedPort = new int[NicDriver.MAX_BURST];
+    /** Room for a burst's frames and a burst's worth of flood copies ({@link Flood} keeps a burst free). */
+    static final int CAPACITY = 2 * NicDriver.MAX_BURST;
+
+    private final int[] staged = new int[CAPACITY];
+    private final int[] stagedPort = new int[CAPACITY];
     private final int[] txBurst = new int[NicDriver.MAX_BURST];
     private int stagedCount;
 
@@ -32,7 +35,15 @@ final class Transmit {
         this.drops = drops;
     }
 
-    /** Queues buffer {@code index} for {@code port}; at most a burst's worth between two {@link #send}s. */
+    /** Frames that can still be staged before a {@link #send}. */
+    int room() {
+        return CAPACITY - stagedCount;
+    }
+
+    /**
+     * Queues buffer {@code index} for {@code port}; at most {@link #CAPACITY} between two {@link #send}s, and a
+     * burst's worth for any one port.
+     */
     void stage(int index, int port) {
         staged[stagedCount] = index;
         stagedPort[stagedCount++] = port;

@@ -10,6 +10,7 @@ import io.edp.engine.nic.Doorbell;
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.packetlog.PacketLogWriter;
 import io.edp.engine.reject.RejectReplies;
+import io.edp.engine.reject.RouterReplies;
 import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.FragmentTable;
 import io.edp.engine.slowpath.IoChain;
@@ -86,6 +87,8 @@ public final class Worker implements Runnable {
     private final Supplier<Generation> source;
     private final MbufCache mbufs;
     private final RejectReplies rejectReplies;
+    private final RouterReplies routerReplies;
+    private final Flood flood;
     private final ActionTable actions = new ActionTable(ACTION_TABLE_CAPACITY);
     private final Counters counters = new Counters(COUNTER_COUNT);
     private final Counters flowCacheCounters = new Counters(FlowCache.COUNTER_COUNT);
@@ -140,10 +143,12 @@ public final class Worker implements Runnable {
         this.ioChain = new IoChain(actions, packetLog, ruleCounters);
         this.fastPath = new FastPath(actions, flowCacheCounters.values(), 0x9E3779B97F4A7C15L * (id + 1), verifier,
                 ioChain, flowMeter);
+        Transmit transmit = new Transmit(id, mbufs, mbuf, counters.values(), portCounters.values(), drops.values());
+        this.routerReplies = new RouterReplies(pool);
+        this.flood = new Flood(mbufs, pool, transmit, drops.values());
         this.pipeline = new BurstPipeline(clock, mbufs, mbuf, fastPath,
                 new MissPath(ioChain, fastPath, counters.values()), actions, ruleCounters, rejectReplies,
-                new Transmit(id, mbufs, mbuf, counters.values(), portCounters.values(), drops.values()),
-                flowMeter, counters.values(), drops.values());
+                routerReplies, flood, transmit, flowMeter, counters.values(), drops.values());
     }
 
     public int id() {
@@ -184,6 +189,16 @@ public final class Worker implements Runnable {
     /** Packets, bytes and connections per firewall rule, counted by this worker (any thread reads them). */
     public RuleCounters ruleCounters() {
         return ruleCounters;
+    }
+
+    /** The router's own packets: answers, time exceeded, rate limited, no buffer ({@link RouterReplies}). */
+    public Counters routerReplyCounters() {
+        return routerReplies.counters();
+    }
+
+    /** Flooded frames: frames, copies, copies without a buffer. */
+    public Counters floodCounters() {
+        return flood.counters();
     }
 
     /** The live verifier: its checks, mismatches and last mismatches. */
