@@ -231,7 +231,7 @@ public final class Engine implements AutoCloseable {
             PortConfig running = config.ports().stream().filter(r -> r.id() == p.id()).findFirst().orElse(null);
             if (running == null) {
                 added.add(p);
-            } else if (!running.equals(p)) {
+            } else if (!running.withMtu(p.mtu()).equals(p)) {
                 throw new IllegalArgumentException("ports[id=" + p.id() + "]: a running port cannot change; remove "
                         + "it, then add it again");
             }

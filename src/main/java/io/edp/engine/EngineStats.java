@@ -95,15 +95,15 @@ public record EngineStats(Instant takenAt, long takenAtNanos, int generation, Mo
 
     /**
      * The router's own packets over all workers: ARP replies, neighbor advertisements, echo replies, ICMP time
-     * exceeded; those held back by the per-worker rate limit or for want of a buffer; frames for the router it does
+     * exceeded, fragmentation needed / packet too big; those held back by the per-worker rate limit or for want of a buffer; frames for the router it does
      * not answer.
      */
     public record RouterReplyStats(long arpReplies, long neighborAdvertisements, long echoReplies, long timeExceeded,
-            long rateLimited, long noBuffer, long unanswered) {
+            long packetTooBig, long rateLimited, long noBuffer, long unanswered) {
 
         /** Packets the router sent (each counted in the TX counters too). */
         public long sent() {
-            return arpReplies + neighborAdvertisements + echoReplies + timeExceeded;
+            return arpReplies + neighborAdvertisements + echoReplies + timeExceeded + packetTooBig;
         }
     }
 

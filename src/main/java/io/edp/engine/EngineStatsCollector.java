@@ -127,7 +127,8 @@ final class EngineStatsCollector {
                 new EngineStats.FloodStats(flood[Flood.FLOODED], flood[Flood.COPIES], flood[Flood.NO_BUFFER]),
                 new EngineStats.RouterReplyStats(routerReplies[RouterReplies.ARP_REPLIES],
                         routerReplies[RouterReplies.NEIGHBOR_ADVERTISEMENTS], routerReplies[RouterReplies.ECHO_REPLIES],
-                        routerReplies[RouterReplies.TIME_EXCEEDED], routerReplies[RouterReplies.RATE_LIMITED],
+                        routerReplies[RouterReplies.TIME_EXCEEDED], routerReplies[RouterReplies.PACKET_TOO_BIG],
+                        routerReplies[RouterReplies.RATE_LIMITED],
                         routerReplies[RouterReplies.NO_BUFFER], routerReplies[RouterReplies.UNANSWERED]));
     }
 

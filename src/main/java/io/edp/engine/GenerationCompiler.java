@@ -45,7 +45,7 @@ final class GenerationCompiler {
                 vnic = v.port() == p.id() ? v : vnic;
             }
             switchPorts.add(new SwitchPort(p.id(), vnic == null, vnic == null ? 0 : vnic.vlan(),
-                    vnic != null && vnic.adapter() == AdapterType.E1000));
+                    vnic != null && vnic.adapter() == AdapterType.E1000, p.mtu()));
         }
         ForwardingTables tables = new ForwardingTables(number, MacAddress.parse(c.routerMac(), "routerMac"),
                 switchPorts, new SwitchingTable(macs, vlans, portIds), rules(c), c.routes(), connections,

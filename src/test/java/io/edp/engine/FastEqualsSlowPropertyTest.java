@@ -331,6 +331,36 @@ class FastEqualsSlowPropertyTest {
         }
     }
 
+    // (7) flooding and the router's own packets: slow path only, the same frames in every mode
+
+    @Example
+    void floodedFramesAndTheRoutersAnswersLeaveAlikeWhicheverPathRan() {
+        EngineConfig config = ModelNetwork.config(Mode.EDP_STANDARD, List.of(), ModelNetwork.INITIAL_ROUTES,
+                ModelNetwork.CACHE_SETTINGS.get(1));
+        List<Flow> flows = List.of(new Flow(Protocol.UDP, Pair.A_X, false, 0), new Flow(Protocol.UDP, Pair.B_X, false, 0),
+                new Flow(Protocol.ICMP, Pair.A_G, false, 0), new Flow(Protocol.ICMP, Pair.E_G, true, 0),
+                new Flow(Protocol.UDP, Pair.A_C, false, 0));
+        try (SequenceRun run = new SequenceRun(config, flows)) {
+            for (int round = 0; round < 3; round++) {
+                assertThat(run.send(send(0, false, 0))[0].transmitted().keySet()).as("A's broadcast: E and the uplink")
+                        .containsExactlyInAnyOrder(0, 3);
+                assertThat(run.send(send(1, false, 0))[0].transmitted().keySet()).as("B's broadcast: A and E")
+                        .containsExactlyInAnyOrder(1, 3);
+                assertThat(run.send(send(2, false, 0))[0].transmitted().keySet()).as("the echo reply to A")
+                        .containsExactly(1);
+                assertThat(run.send(send(3, false, 0))[0].transmitted().keySet()).as("the echo reply to E")
+                        .containsExactly(3);
+                Outcome[] expired = run.send(new Send(4, false, 0, Tagging.LINK, 1));
+                assertThat(expired[0].transmitted().keySet()).as("time exceeded back to A").containsExactly(1);
+                assertThat(expired[1].transmitted()).isEqualTo(expired[0].transmitted());
+            }
+            EngineStats stats = run.engines().underTest().stats();
+            assertThat(stats.flood().frames()).isEqualTo(6);
+            assertThat(stats.routerReplies().echoReplies()).isEqualTo(6);
+            assertThat(stats.routerReplies().timeExceeded()).isEqualTo(3);
+        }
+    }
+
     private static Send send(int flow, boolean reply, int kind) {
         return new Send(flow, reply, kind, Tagging.LINK, 64);
     }

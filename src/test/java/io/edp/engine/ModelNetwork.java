@@ -3,6 +3,7 @@ package io.edp.engine;
 import io.edp.engine.nic.PortConfig;
 import io.edp.engine.packet.FlowKey;
 import io.edp.engine.slowpath.FirewallRule;
+import io.edp.engine.slowpath.Gateway;
 import io.edp.engine.slowpath.MacAddress;
 import io.edp.engine.slowpath.PortRange;
 import io.edp.engine.slowpath.Route;
@@ -22,6 +23,9 @@ import java.util.Set;
  *   B  behind uplink 0, tagged 10      10.0.0.2    fd00::2     same segment as A and E: switched
  *   C  behind uplink 2, tagged 20      10.128.0.3  fd01::3     behind gateway C: routed
  *   D  behind uplink 0, untagged       10.129.0.4  fd02::4     behind gateway D: routed
+ *   G  the router's gateway address    10.0.0.254  fd00::fe    A and E ping it, the router answers (its replies
+ *      of VLAN 10 (VLAN 20: 10.128.0.254, fd01::fe)           come from behind uplink 0, tagged 10, and are routed)
+ *   X  broadcast / all-nodes on VLAN 10 10.0.0.255 ff02::1     flooded to every port of VLAN 10 but the sender's
  * </pre>
  * Flows go between a {@link Pair} of hosts; the firewall rules and routes a test applies are picked from the
  * numbered pools {@link #RULES} and {@link #ROUTES}.
@@ -41,7 +45,9 @@ final class ModelNetwork {
         E(3, 0x02000000000EL, 0, true, 0x0A000005, 0xfd00_0000_0000_0000L, 5),
         B(0, 0x02000000000BL, VM_VLAN, true, 0x0A000002, 0xfd00_0000_0000_0000L, 2),
         C(2, 0x0200000000FCL, 20, false, 0x0A800003, 0xfd01_0000_0000_0000L, 3),
-        D(0, 0x0200000000FDL, 0, false, 0x0A810004, 0xfd02_0000_0000_0000L, 4);
+        D(0, 0x0200000000FDL, 0, false, 0x0A810004, 0xfd02_0000_0000_0000L, 4),
+        G(0, 0x020000000047L, VM_VLAN, false, 0x0A0000FE, 0xfd00_0000_0000_0000L, 0xFE),
+        X(0, 0xFFFF_FFFF_FFFFL, VM_VLAN, true, 0x0A0000FF, 0xff02_0000_0000_0000L, 1);
 
         /** The engine port its frames arrive on. */
         final int port;
@@ -74,7 +80,8 @@ final class ModelNetwork {
     /** Who initiates a flow and who answers. */
     enum Pair {
         A_B(Host.A, Host.B), B_A(Host.B, Host.A), A_C(Host.A, Host.C), C_A(Host.C, Host.A), A_D(Host.A, Host.D),
-        E_A(Host.E, Host.A), C_D(Host.C, Host.D);
+        E_A(Host.E, Host.A), C_D(Host.C, Host.D), A_G(Host.A, Host.G), E_G(Host.E, Host.G), A_X(Host.A, Host.X),
+        B_X(Host.B, Host.X);
 
         final Host initiator;
         final Host responder;
@@ -139,7 +146,17 @@ final class ModelNetwork {
             new Flow(Protocol.TCP, Pair.A_C, true, 0),
             new Flow(Protocol.ICMP, Pair.A_D, true, 0),
             new Flow(Protocol.TCP, Pair.A_D, false, 0),
-            new Flow(Protocol.UDP, Pair.A_C, true, 1));
+            new Flow(Protocol.UDP, Pair.A_C, true, 1),
+            // the router's own addresses (answered, or for TCP not) and flooded broadcast / multicast
+            new Flow(Protocol.ICMP, Pair.A_G, false, 0),
+            new Flow(Protocol.UDP, Pair.A_X, false, 0),
+            new Flow(Protocol.ICMP, Pair.E_G, true, 0),
+            new Flow(Protocol.UDP, Pair.B_X, false, 0),
+            new Flow(Protocol.TCP, Pair.A_G, false, 0),
+            new Flow(Protocol.UDP, Pair.A_X, true, 1));
+    /** The router's addresses on VLAN 10 (A, B, E) and 20 (C); D's untagged segment has none. */
+    static final List<Gateway> GATEWAYS = List.of(new Gateway(VM_VLAN, "10.0.0.254", "fd00::fe"),
+            new Gateway(20, "10.128.0.254", "fd01::fe"));
 
     // the pools: a test's configuration names rules and routes by their index here; most rules are logged, so
     // both engines' packet-log lines are compared too
@@ -215,7 +232,8 @@ final class ModelNetwork {
                 .workers(0, 2)
                 .flowCache(cache.config())
                 .conntrackCapacity(1024)
-                .mbufs(1024);
+                .mbufs(1024)
+                .gateways(GATEWAYS);
         return b.rules(pick(RULES, rules)).routes(pick(ROUTES, routes)).build();
     }
 
@@ -236,12 +254,26 @@ final class ModelNetwork {
      * the route's VLAN on an uplink, none on a VM port.
      */
     static int routedVlan(long nextHop, int port) {
+        if (isVmPort(port)) {
+            return 0;
+        }
         Integer vlan = ROUTE_VLANS.get(nextHop + "@" + port);
         if (vlan == null) {
             throw new IllegalStateException("no route in the pool leads to " + Long.toHexString(nextHop) + " on "
                     + port);
         }
-        return isVmPort(port) ? 0 : vlan;
+        return vlan;
+    }
+
+    /** Whether an IP packet's source (IPv4 in hi's top 32 bits) is one of the router's gateway addresses. */
+    static boolean isGatewayAddress(long hi, long lo) {
+        for (Gateway g : GATEWAYS) {
+            if (g.ipv4Hi() == hi && lo == 0
+                    || g.ipv6Address() != null && g.ipv6Address().hi() == hi && g.ipv6Address().lo() == lo) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static int tcpFlags(int kind) {

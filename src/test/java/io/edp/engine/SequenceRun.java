@@ -18,6 +18,7 @@ import io.edp.engine.packet.DropReason;
 import io.edp.engine.packet.FlowKey;
 import io.edp.engine.slowpath.ConnectionFilter;
 import io.edp.engine.tlb.TlbConfig;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -194,7 +195,10 @@ final class SequenceRun implements AutoCloseable {
         }
     }
 
-    /** A forwarded frame from the router (source MAC) carries exactly its route's VLAN, or none. */
+    /**
+     * A forwarded frame from the router (source MAC) carries exactly its route's VLAN, or none; the router's own
+     * packets (from a gateway address: echo replies, time exceeded) go back tagged as their cause came.
+     */
     private void checkRoutedVlans(int engine, Outcome o) {
         for (Map.Entry<Integer, List<String>> port : o.transmitted().entrySet()) {
             for (String hex : port.getValue()) {
@@ -203,8 +207,12 @@ final class SequenceRun implements AutoCloseable {
                     continue;
                 }
                 List<Integer> tags = new ArrayList<>();
-                for (int at = 12; at + 4 <= frame.length && isTag(u16(frame, at)); at += 4) {
+                int at = 12;
+                for (; at + 4 <= frame.length && isTag(u16(frame, at)); at += 4) {
                     tags.add(u16(frame, at + 2) & 0xFFF);
+                }
+                if (fromGateway(frame, at)) {
+                    continue;
                 }
                 int vlan = ModelNetwork.routedVlan(mac(frame, 0), port.getKey());
                 List<Integer> expected = vlan == 0 ? List.of() : List.of(vlan);
@@ -214,6 +222,16 @@ final class SequenceRun implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** Whether the IP packet after the EtherType at {@code at} comes from one of the router's own addresses. */
+    private static boolean fromGateway(byte[] frame, int at) {
+        ByteBuffer b = ByteBuffer.wrap(frame);
+        return switch (u16(frame, at)) {
+            case FlowKey.ETHERTYPE_IPV4 -> ModelNetwork.isGatewayAddress((long) b.getInt(at + 2 + 12) << 32, 0);
+            case FlowKey.ETHERTYPE_IPV6 -> ModelNetwork.isGatewayAddress(b.getLong(at + 2 + 8), b.getLong(at + 2 + 16));
+            default -> false;
+        };
     }
 
     private static boolean isTag(int etherType) {

@@ -33,6 +33,8 @@ public enum DropReason {
     FRAGMENT_WITHOUT_FIRST,
     /** A frame for the router itself (ARP, neighbor solicitation, echo to a gateway address): it goes no further. */
     TO_ROUTER,
+    /** An IP packet larger than its egress port's MTU (routed: answered with fragmentation needed / too big). */
+    MTU_EXCEEDED,
     // transmit and the worker itself
     PORT_DOWN,
     TX_QUEUE_FULL,

@@ -9,8 +9,9 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * One worker's packets from the router itself: answers to ARP requests, neighbor solicitations and echo requests
- * for its gateway addresses ({@link RouterReply}), and ICMP / ICMPv6 time exceeded (RFC 792, RFC 4443 3.3) for a
- * routed packet whose TTL or hop limit ran out. Each is built in a fresh buffer of the worker's {@link MbufCache},
+ * for its gateway addresses ({@link RouterReply}), ICMP / ICMPv6 time exceeded (RFC 792, RFC 4443 3.3) for a
+ * routed packet whose TTL or hop limit ran out, and fragmentation needed (RFC 1191) / packet too big (RFC 4443 3.2)
+ * for one larger than its egress port's MTU. Each is built in a fresh buffer of the worker's {@link MbufCache},
  * leaves out of the ingress port, and takes a token of one bucket of {@link #RATE_PER_SECOND} a second, bursts
  * of {@link #BURST} (on the engine clock), so no flood of requests turns into a flood of answers. Errors are not
  * sent where a host sends none either ({@link RejectReply#kind}).
@@ -29,10 +30,18 @@ public final class RouterReplies {
     public static final int NO_BUFFER = 5;
     /** Frames for the router it does not answer (not a request it knows, a fragment, malformed). */
     public static final int UNANSWERED = 6;
-    public static final int COUNTER_COUNT = 7;
+    public static final int PACKET_TOO_BIG = 7;
+    public static final int COUNTER_COUNT = 8;
+
+    /** {@link #error} kinds. */
+    public static final int TIME_EXCEEDED_ERROR = 0;
+    public static final int TOO_BIG_ERROR = 1;
 
     static final int ICMP_TIME_EXCEEDED = 11;
     static final int ICMPV6_TIME_EXCEEDED = 3;
+    static final int ICMP_UNREACHABLE = 3;
+    static final int ICMP_FRAGMENTATION_NEEDED = 4;
+    static final int ICMPV6_PACKET_TOO_BIG = 2;
 
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
@@ -70,11 +79,13 @@ public final class RouterReplies {
     }
 
     /**
-     * The buffer holding the time exceeded error for the routed packet {@code m} whose TTL ran out, from the
-     * gateway address (flow-key form) of its segment; -1 when it gets none (no error is due, the segment has no
-     * gateway address of the packet's family, the rate limit holds, or the pool is empty).
+     * The buffer holding an ICMP / ICMPv6 error for the routed packet {@code m}, from the gateway address (flow-key
+     * form) of its segment: {@link #TIME_EXCEEDED_ERROR} when its TTL ran out, {@link #TOO_BIG_ERROR}
+     * (fragmentation needed, packet too big) when it exceeds the egress port's {@code mtu}; -1 when it gets none
+     * (no error is due, the segment has no gateway address of the packet's family, the rate limit holds, or the
+     * pool is empty).
      */
-    public int timeExceeded(Mbuf m, long gatewayHi, long gatewayLo, MbufCache cache, int nowMillis) {
+    public int error(int error, Mbuf m, int mtu, long gatewayHi, long gatewayLo, MbufCache cache, int nowMillis) {
         int kind = RejectReply.kind(m);
         if (kind == RejectReply.NONE || (gatewayHi == 0 && gatewayLo == 0)) {
             return -1;
@@ -82,9 +93,12 @@ public final class RouterReplies {
         int index = take(cache, nowMillis);
         if (index >= 0) {
             boolean v4 = FlowKey.ipVersion(m.descriptors().get(LONG, m.flowKeyAddress() + FlowKey.L4)) == 4;
-            RejectReply.write(RejectReply.UNREACHABLE, m, reply.wrap(index),
-                    v4 ? ICMP_TIME_EXCEEDED : ICMPV6_TIME_EXCEEDED, 0, 0, gatewayHi, gatewayLo);
-            counters.values()[TIME_EXCEEDED]++;
+            boolean tooBig = error == TOO_BIG_ERROR;
+            int type = tooBig ? (v4 ? ICMP_UNREACHABLE : ICMPV6_PACKET_TOO_BIG)
+                    : (v4 ? ICMP_TIME_EXCEEDED : ICMPV6_TIME_EXCEEDED);
+            RejectReply.write(RejectReply.UNREACHABLE, m, reply.wrap(index), type,
+                    tooBig && v4 ? ICMP_FRAGMENTATION_NEEDED : 0, tooBig ? mtu : 0, gatewayHi, gatewayLo);
+            counters.values()[tooBig ? PACKET_TOO_BIG : TIME_EXCEEDED]++;
         }
         return index;
     }

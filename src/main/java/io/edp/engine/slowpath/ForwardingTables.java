@@ -13,7 +13,7 @@ import java.util.List;
 public final class ForwardingTables {
 
     /** How a port takes part in switching: uplinks carry tagged frames, VM ports belong to one VLAN. */
-    public record SwitchPort(int id, boolean uplink, int accessVlan, boolean slowPathOnly) {
+    public record SwitchPort(int id, boolean uplink, int accessVlan, boolean slowPathOnly, int mtu) {
     }
 
     private final int generation;
@@ -34,6 +34,7 @@ public final class ForwardingTables {
     private final boolean[] uplink;
     private final boolean[] slowPathOnly;
     private final int[] accessVlan;
+    private final int[] mtu;
     private final int defaultUplink;
     /** Per VLAN: the VM ports on it, in port order (null: none), the ports a broadcast is flooded to. */
     private final int[][] vlanPorts = new int[4096][];
@@ -60,12 +61,14 @@ public final class ForwardingTables {
         uplink = new boolean[maxPort + 1];
         slowPathOnly = new boolean[maxPort + 1];
         accessVlan = new int[maxPort + 1];
+        mtu = new int[maxPort + 1];
         int firstUplink = -1;
         for (SwitchPort p : ports) {
             present[p.id()] = true;
             uplink[p.id()] = p.uplink();
             slowPathOnly[p.id()] = p.slowPathOnly();
             accessVlan[p.id()] = p.accessVlan();
+            mtu[p.id()] = p.mtu();
             if (p.uplink() && (firstUplink < 0 || p.id() < firstUplink)) {
                 firstUplink = p.id();
             }
@@ -158,6 +161,11 @@ public final class ForwardingTables {
     /** The uplink that unknown destinations from VM ports go to, or -1. */
     public int defaultUplink() {
         return defaultUplink;
+    }
+
+    /** The largest IP packet {@code port} sends. */
+    public int mtu(int port) {
+        return mtu[port];
     }
 
     /** The VM ports on {@code vlan} in port order, null when it has none; never modified by the caller. */

@@ -5,6 +5,7 @@ import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.nic.NicDriver;
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.packet.FlowKey;
+import io.edp.engine.packet.NetworkOrder;
 import io.edp.engine.packet.FrameParser;
 import io.edp.engine.packet.FrameRewriter;
 import io.edp.engine.reject.RejectReplies;
@@ -32,6 +33,8 @@ import java.lang.foreign.ValueLayout;
  * held when a stage threw ({@link #recover}). Worker thread only; nothing here allocates.
  */
 final class BurstPipeline {
+
+    private static final int IPV6_HEADER = 40;
 
     private final Clock clock;
     private final MbufCache mbufs;
@@ -213,6 +216,11 @@ final class BurstPipeline {
             mbufs.free(index);
             return;
         }
+        if (!action.drops() && ipLength(m) > g.tables().mtu(action.outPort())) {
+            tooBig(m, action, g.tables(), nowMillis);
+            mbufs.free(index);
+            return;
+        }
         int verdict = FrameRewriter.apply(m, action);
         if (verdict == FrameRewriter.FORWARD) {
             transmit.stage(index, action.outPort());
@@ -222,19 +230,42 @@ final class BurstPipeline {
         if (verdict == DropReason.FIREWALL_REJECT.ordinal()) {
             stageReply(rejectReplies.reply(m, mbufs, nowMillis), m);
         } else if (verdict == DropReason.TTL_EXCEEDED.ordinal()) {
-            timeExceeded(m, g.tables(), nowMillis);
+            routerError(RouterReplies.TIME_EXCEEDED_ERROR, m, 0, g.tables(), nowMillis);
         }
         mbufs.free(index);
     }
 
-    /** ICMP time exceeded from the gateway address of the packet's segment. */
-    private void timeExceeded(Mbuf m, ForwardingTables t, int nowMillis) {
+    /** The IP packet's length (0 for ARP): what a port's MTU limits. */
+    private static int ipLength(Mbuf m) {
+        long l3 = m.dataAddress() + m.l3Offset();
+        return switch (FlowKey.ipVersion(m.descriptors().get(ValueLayout.JAVA_LONG_UNALIGNED,
+                m.flowKeyAddress() + FlowKey.L4))) {
+            case 4 -> m.data().get(NetworkOrder.U16, l3 + 2) & 0xFFFF;
+            case 6 -> IPV6_HEADER + (m.data().get(NetworkOrder.U16, l3 + 4) & 0xFFFF);
+            default -> 0;
+        };
+    }
+
+    /**
+     * A packet over its egress port's MTU is dropped; a routed one is answered with fragmentation needed (IPv4 with
+     * don't fragment: no fragmenting here) or packet too big, as a router does; a switch has no address to answer
+     * from.
+     */
+    private void tooBig(Mbuf m, Action action, ForwardingTables t, int nowMillis) {
+        drops[DropReason.MTU_EXCEEDED.ordinal()]++;
+        if (action.decrementTtl()) {
+            routerError(RouterReplies.TOO_BIG_ERROR, m, t.mtu(action.outPort()), t, nowMillis);
+        }
+    }
+
+    /** An ICMP error from the gateway address of the packet's segment. */
+    private void routerError(int error, Mbuf m, int mtu, ForwardingTables t, int nowMillis) {
         int in = m.port();
         int segment = t.isUplink(in) ? FlowKey.outerTag(m.descriptors().get(ValueLayout.JAVA_LONG_UNALIGNED,
                 m.flowKeyAddress() + FlowKey.L2)) & 0xFFF : t.accessVlan(in);
         boolean v4 = FlowKey.ipVersion(m.descriptors().get(ValueLayout.JAVA_LONG_UNALIGNED,
                 m.flowKeyAddress() + FlowKey.L4)) == 4;
-        stageReply(routerReplies.timeExceeded(m, v4 ? t.gateway4(segment) : t.gateway6Hi(segment),
+        stageReply(routerReplies.error(error, m, mtu, v4 ? t.gateway4(segment) : t.gateway6Hi(segment),
                 v4 ? 0 : t.gateway6Lo(segment), mbufs, nowMillis), m);
     }
 

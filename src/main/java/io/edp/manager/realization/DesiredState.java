@@ -13,6 +13,7 @@ import io.edp.engine.EngineConfig;
 import io.edp.engine.VnicConfig;
 import io.edp.engine.nic.PortConfig;
 import io.edp.engine.slowpath.FirewallRule;
+import io.edp.engine.slowpath.Gateway;
 import io.edp.engine.slowpath.Route;
 import io.edp.engine.slowpath.Verdict;
 import io.edp.manager.edp.EdpSettings;
@@ -23,6 +24,7 @@ import io.edp.manager.packetlog.PacketLogDirectory;
 import io.edp.manager.packetlog.SyslogServerResponse;
 import io.edp.manager.packetlog.SyslogServerService;
 import io.edp.manager.host.pnic.DriverSettings;
+import io.edp.manager.routing.GatewayService;
 import io.edp.manager.routing.RouteService;
 import io.edp.manager.telemetry.IpfixCollectorService;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -31,8 +33,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Builds a host's engine configuration from the database: its inventory (physical NICs become ports with their RX
- * queues, each VM's virtual NIC a VM port), its effective EDP settings, and the global firewall rules and routes
- * that apply to it. Ports are numbered physical NICs first (by name), then virtual NICs (by VM name, then MAC).
+ * queues, each VM's virtual NIC a VM port), its effective EDP settings, and the global firewall rules, routes and
+ * gateways that apply to it. Ports are numbered physical NICs first (by name), then virtual NICs (by VM name, then MAC).
  */
 @Component
 @EnableConfigurationProperties(EngineProperties.class)
@@ -42,19 +44,21 @@ class DesiredState {
     private final HostEdpService edp;
     private final FirewallRuleService firewall;
     private final RouteService routing;
+    private final GatewayService gateways;
     private final IpfixCollectorService ipfixCollectors;
     private final SyslogServerService syslogServers;
     private final PacketLogDirectory packetLogDirectory;
     private final EngineProperties engines;
 
     DesiredState(JdbcClient jdbc, HostEdpService edp, FirewallRuleService firewall, RouteService routing,
-                 IpfixCollectorService ipfixCollectors, SyslogServerService syslogServers,
+                 GatewayService gateways, IpfixCollectorService ipfixCollectors, SyslogServerService syslogServers,
                  PacketLogDirectory packetLogDirectory, EngineProperties engines) {
         this.jdbc = jdbc;
         this.ipfixCollectors = ipfixCollectors;
         this.edp = edp;
         this.firewall = firewall;
         this.routing = routing;
+        this.gateways = gateways;
         this.syslogServers = syslogServers;
         this.packetLogDirectory = packetLogDirectory;
         this.engines = engines;
@@ -141,6 +145,9 @@ class DesiredState {
             if (output != null) {
                 config.route(new Route(route.prefix(), route.nextHopMac(), output, route.vlan()));
             }
+        }
+        for (var gateway : gateways.all()) {
+            config.gateway(new Gateway(gateway.vlan(), gateway.ipv4(), gateway.ipv6()));
         }
         return config.build();
     }

@@ -127,6 +127,17 @@ class EngineMetrics {
                     .description("Live connections in a state").tags(host.and("state", state)).register(registry)
                     .getId());
         }
+        counter(ids, "edp.flood.frames", "Broadcast and multicast frames flooded in their VLAN", host, snapshots,
+                s -> s.flood().frames());
+        counter(ids, "edp.flood.copies", "Copies made of flooded frames, one per extra port", host, snapshots,
+                s -> s.flood().copies());
+        routerReply(ids, "arp", host, snapshots, s -> s.routerReplies().arpReplies());
+        routerReply(ids, "neighbor_advertisement", host, snapshots, s -> s.routerReplies().neighborAdvertisements());
+        routerReply(ids, "echo", host, snapshots, s -> s.routerReplies().echoReplies());
+        routerReply(ids, "time_exceeded", host, snapshots, s -> s.routerReplies().timeExceeded());
+        routerReply(ids, "packet_too_big", host, snapshots, s -> s.routerReplies().packetTooBig());
+        counter(ids, "edp.router.replies.rate.limited", "Router packets held back by the per-worker rate limit",
+                host, snapshots, s -> s.routerReplies().rateLimited());
         // the snapshots hold the engine, and the engine its packet log, for Micrometer's weak references
         ids.addAll(IpfixMetrics.register(registry, host, engine));
         ids.addAll(PacketLogMetrics.register(registry, host, engine.packetLog()));
@@ -190,6 +201,12 @@ class EngineMetrics {
                          Snapshot<EngineStats> snapshots, ToLongFunction<EngineStats> value) {
         ids.add(FunctionCounter.builder(name, snapshots, s -> value.applyAsLong(s.get()))
                 .description(description).tags(tags).register(registry).getId());
+    }
+
+    private void routerReply(List<Meter.Id> ids, String kind, Tags host, Snapshot<EngineStats> snapshots,
+                             ToLongFunction<EngineStats> value) {
+        counter(ids, "edp.router.replies", "Packets the router sent itself (ARP, neighbor advertisement, echo "
+                + "reply, time exceeded, packet too big)", host.and("kind", kind), snapshots, value);
     }
 
     @EventListener

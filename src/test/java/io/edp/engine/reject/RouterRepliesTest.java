@@ -79,7 +79,7 @@ class RouterRepliesTest {
             EngineStats stats = CapturedUplinks.replay(config, input.size());
 
             assertThat(stats.routerReplies()).as(mode.toString())
-                    .isEqualTo(new EngineStats.RouterReplyStats(1, 1, 2, 2, 0, 0, 2));
+                    .isEqualTo(new EngineStats.RouterReplyStats(1, 1, 2, 2, 0, 0, 0, 2));
             assertThat(stats.drops()).isEqualTo(Map.of(DropReason.TO_ROUTER, 6L, DropReason.TTL_EXCEEDED, 2L,
                     DropReason.NO_DESTINATION, 1L));
             assertThat(stats.flood()).isEqualTo(new EngineStats.FloodStats(0, 0, 0));
@@ -108,6 +108,40 @@ class RouterRepliesTest {
                     .as("time exceeded quotes the IP header and 8 bytes")
                     .isEqualTo(Arrays.copyOfRange(input.get(4), 18, 18 + 28));
             String hex = String.join(",", sent.stream().map(HexFormat.of()::formatHex).toList());
+            if (legacy == null) {
+                legacy = hex;
+            } else {
+                assertThat(hex).as("EDP_STANDARD sends LEGACY's bytes").isEqualTo(legacy);
+            }
+        }
+    }
+
+    @Test
+    void aRoutedPacketOverItsEgressMtuIsAnsweredWithFragmentationNeededOrPacketTooBig() {
+        byte[] big4 = ipv4(ROUTER_MAC, FlowKey.PROTO_UDP, ROUTED, 64, udp(40000, 53, 1300 - 28 + 1)); // 1,301 bytes
+        byte[] fits4 = ipv4(ROUTER_MAC, FlowKey.PROTO_UDP, ROUTED, 64, udp(40000, 53, 1300 - 28));
+        byte[] big6 = ipv6(ROUTER_MAC, FlowKey.PROTO_UDP, ROUTED6, 1, 64, udp(40000, 53, 1300 - 48 + 1));
+        List<byte[]> input = List.of(big4, fits4, big6);
+        CapturedUplinks ports = new CapturedUplinks(dir);
+        String legacy = null;
+        for (Mode mode : List.of(Mode.LEGACY, Mode.EDP_STANDARD)) {
+            EngineConfig built = ports.config(mode, input).gateway(GATEWAYS)
+                    .route(new Route("10.128.0.0/16", "02:00:00:00:00:fe", 2, 0))
+                    .route(new Route("fd01::/16", "02:00:00:00:00:fe", 2, 0)).build();
+            EngineConfig config = built.toBuilder().ports(built.ports().stream()
+                    .map(p -> p.id() == 2 ? p.withMtu(1300) : p).toList()).build();
+            EngineStats stats = CapturedUplinks.replay(config, input.size());
+
+            assertThat(stats.routerReplies().packetTooBig()).as(mode.toString()).isEqualTo(2);
+            assertThat(stats.drops()).isEqualTo(Map.of(DropReason.MTU_EXCEEDED, 2L));
+            assertThat(ports.sent(mode, 2)).as("the packet that fits").hasSize(1);
+            Path replies = ports.output(mode, 1);
+            assertThat(tshark(replies, "ip.src", "ip.dst", "icmp.type", "icmp.code", "icmp.mtu", "ipv6.src",
+                    "ipv6.dst", "icmpv6.type", "icmpv6.code", "icmpv6.mtu", "ip.checksum.status",
+                    "icmp.checksum.status", "icmpv6.checksum.status")).containsExactly(
+                    "10.0.0.254\t10.0.0.1\t3\t4\t1300\t\t\t\t\t\t1\t1\t",
+                    "\t\t\t\t\tfd00::fe\tfd00::1\t2\t0\t1300\t\t\t1");
+            String hex = String.join(",", ports.sent(mode, 1).stream().map(HexFormat.of()::formatHex).toList());
             if (legacy == null) {
                 legacy = hex;
             } else {

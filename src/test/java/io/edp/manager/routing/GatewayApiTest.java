@@ -1,0 +1,74 @@
+package io.edp.manager.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsInAnyOrder;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import java.util.List;
+
+import com.jayway.jsonpath.JsonPath;
+import io.edp.manager.ManagerTest;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.MediaType;
+
+/** Segment gateways: validated like the engine validates them, one per VLAN, pushed to every host. */
+class GatewayApiTest extends ManagerTest {
+
+    private static final String GATEWAYS = "/api/v1/routing/gateways";
+
+    @Test
+    void everyBadFieldIsListedAsAProblem() throws Exception {
+        mvc.perform(post(GATEWAYS).with(operator()).contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"vlan\": 5000, \"ipv4\": \"10.0.0.1\"}"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.errors[*].field", containsInAnyOrder("vlan")));
+        mvc.perform(post(GATEWAYS).with(operator()).contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"vlan\": 10, \"ipv4\": \"224.0.0.1\", \"ipv6\": \"10.0.0.1\"}"))
+                .andExpect(status().isBadRequest())
+                .andExpect(header().string("Content-Type", "application/problem+json"))
+                .andExpect(jsonPath("$.errors[*].field", containsInAnyOrder("ipv4", "ipv6")));
+        mvc.perform(post(GATEWAYS).with(operator()).contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"vlan\": 10}"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.errors[*].field", containsInAnyOrder("ipv4")));
+    }
+
+    @Test
+    void aGatewayReachesEveryHostsEngineAndAVlanHasOne() throws Exception {
+        var hosts = List.of(createHost("esx-01"), createHost("esx-02"));
+        create("/api/v1/hosts/" + hosts.getFirst() + "/pnics", """
+                {"name": "vmnic0", "numaNode": 0, "speedMbps": 25000, "rxQueues": 1, "rss": false,
+                 "driver": {"kind": "loopback"}}""");
+        var before = desiredGenerations(hosts);
+        String body = "{\"vlan\": 10, \"ipv4\": \" 10.0.0.254 \", \"ipv6\": \"FD00::FE\"}";
+        int id = JsonPath.read(created(GATEWAYS, body), "$.id");
+
+        mvc.perform(get(GATEWAYS + "/" + id).with(viewer()))
+                .andExpect(header().string("ETag", "\"0\""))
+                .andExpect(jsonPath("$.ipv4").value("10.0.0.254"))
+                .andExpect(jsonPath("$.ipv6").value("fd00::fe"));
+        assertThat(desiredGenerations(hosts)).containsExactly(before.get(0) + 1, before.get(1) + 1);
+        // the host's engine answers ping to the gateway address (ICMP echo to the router MAC by default)
+        await("the host's engine with the gateway", () -> mvc.perform(post("/api/v1/hosts/" + hosts.getFirst()
+                        + "/trace").with(viewer()).contentType(MediaType.APPLICATION_JSON).content("""
+                        {"ingress": "vmnic0", "vlans": [10], "sourceIp": "10.0.0.1", "destinationIp": "10.0.0.254"}"""))
+                .andReturn().getResponse().getContentAsString(), trace -> trace.contains("\"outcome\":\"ANSWERED\""));
+
+        mvc.perform(put(GATEWAYS + "/" + id).with(operator()).header("If-Match", "\"0\"")
+                        .contentType(MediaType.APPLICATION_JSON).content(body))
+                .andExpect(status().isOk())
+                .andExpect(header().string("ETag", "\"0\""));
+        assertThat(desiredGenerations(hosts)).as("an identical PUT bumps nothing")
+                .containsExactly(before.get(0) + 1, before.get(1) + 1);
+        mvc.perform(post(GATEWAYS).with(operator()).contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"vlan\": 10, \"ipv4\": \"10.0.0.253\"}"))
+                .andExpect(status().isConflict());
+        mvc.perform(get(GATEWAYS).param("vlan", "10").with(viewer()))
+                .andExpect(jsonPath("$.items[*].id", containsInAnyOrder(id)));
+    }
+}
