@@ -57,6 +57,9 @@ public final class FlowKey {
     public static final int TCP_RST = 0x04;
     public static final int TCP_ACK = 0x10;
 
+    /** The group bit of a destination MAC in the key's 48-bit form: broadcast and multicast. */
+    public static final long GROUP_MAC = 1L << 40;
+
     public static final int PROTO_ICMP = 1;
     public static final int PROTO_TCP = 6;
     public static final int PROTO_UDP = 17;

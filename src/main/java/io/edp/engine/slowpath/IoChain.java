@@ -28,8 +28,6 @@ public final class IoChain {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
 
-    /** The group bit of a destination MAC (the key's 48-bit form): broadcast and multicast. */
-    private static final long GROUP_MAC = 1L << 40;
     private static final int ARP_REQUEST = 1;
     private static final int NEIGHBOR_SOLICITATION = 135;
     /** ICMPv6 header, reserved word and target address. */
@@ -128,7 +126,7 @@ public final class IoChain {
             return decide(Action.LOCAL, VlanOp.NONE, segment, false, 0, 0, -1, 0, probe);
         }
         // broadcast and multicast go to every port of the segment (the pipeline makes the copies)
-        boolean flood = !routed && (dstMac & GROUP_MAC) != 0;
+        boolean flood = !routed && (dstMac & FlowKey.GROUP_MAC) != 0;
         int outPort = -1;
         if (!routed && !flood) {
             outPort = t.switching().lookup(segment, dstMac);

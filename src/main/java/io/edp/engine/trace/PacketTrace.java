@@ -31,7 +31,9 @@ public record PacketTrace(int port, int rxQueue, int worker, int generation, Str
         /** An unknown MAC from a VM port: out of the default uplink. */
         DEFAULT_UPLINK,
         /** An unknown MAC from an uplink: dropped. */
-        UNKNOWN_MAC
+        UNKNOWN_MAC,
+        /** A broadcast or multicast MAC: flooded to the segment's other ports (or, for the router, answered). */
+        FLOOD
     }
 
     /**

@@ -124,6 +124,9 @@ public final class PacketTracer {
             if (dstMac == t.routerMac()) {
                 return new Switching(segment, mac, SwitchDecision.TO_ROUTER, -1);
             }
+            if ((dstMac & FlowKey.GROUP_MAC) != 0) {
+                return new Switching(segment, mac, SwitchDecision.FLOOD, -1);
+            }
             int known = t.switching().lookup(segment, dstMac);
             if (known >= 0) {
                 return new Switching(segment, mac, SwitchDecision.KNOWN_MAC, known);

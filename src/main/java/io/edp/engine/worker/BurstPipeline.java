@@ -197,7 +197,9 @@ final class BurstPipeline {
     private void meter(Mbuf m, int actionIndex, int nowMillis) {
         if (meter.sampled()) {
             Action action = actionIndex >= 0 ? actions.get(actionIndex) : null;
-            meter.count(m, action == null ? 0 : action.ruleId(), action == null ? -1 : action.outPort(), nowMillis);
+            // a flood or a frame for the router has no one egress port
+            meter.count(m, action == null ? 0 : action.ruleId(), action == null ? -1 : Math.max(-1, action.outPort()),
+                    nowMillis);
         }
     }
 

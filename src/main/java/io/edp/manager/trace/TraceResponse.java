@@ -39,7 +39,8 @@ record TraceResponse(
             @Schema(description = "The destination MAC switching looked up", example = "02:ed:00:00:00:01")
             String destinationMac,
             @Schema(description = "TO_ROUTER: routed; KNOWN_MAC; DEFAULT_UPLINK: an unknown MAC from a VM port; "
-                    + "UNKNOWN_MAC: dropped") SwitchDecision decision,
+                    + "UNKNOWN_MAC: dropped; FLOOD: broadcast or multicast, flooded in the segment")
+            SwitchDecision decision,
             @Schema(description = "The port switching picked; null when routed or none") String output) {
     }
 
@@ -77,7 +78,9 @@ record TraceResponse(
 
     @Schema(description = "The final verdict")
     record Verdict(
-            @Schema(description = "FORWARDED: it leaves by output; DROPPED: see dropReason") Outcome outcome,
+            @Schema(description = "FORWARDED: it leaves by output; FLOODED to the segment's other ports; ANSWERED by the "
+                    + "router (ARP, neighbor solicitation, ping to its gateway address; rate limited); DROPPED: see dropReason")
+            Outcome outcome,
             @Schema(description = "The port it leaves by: a physical NIC's name or a vNIC's port name") String output,
             @Schema(description = "The frame as it leaves, rewritten (MACs, TTL, VLAN), in hex") String frameHex,
             @Schema(description = "Why it is dropped") DropReason dropReason,

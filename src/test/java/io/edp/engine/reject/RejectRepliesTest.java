@@ -182,7 +182,7 @@ class RejectRepliesTest {
     }
 
     /** Puts {@code frame} on port 0's wire {@code count} times, then waits until all {@code total} are handled. */
-    private static EngineStats inject(Engine engine, byte[] frame, int count, long total) {
+    static EngineStats inject(Engine engine, byte[] frame, int count, long total) {
         LoopbackNic nic = TestTopology.nic(engine, 0);
         MemorySegment wire = MemorySegment.ofArray(frame);
         for (int i = 0; i < count; i++) {
@@ -192,7 +192,8 @@ class RejectRepliesTest {
     }
 
 
-    private static List<String[]> tshark(Path file, String... fields) {
+    /** The fields of every frame in {@code file} as tshark decodes them (checksums checked). */
+    static List<String[]> tshark(Path file, String... fields) {
         List<String> command = new ArrayList<>(List.of("tshark", "-r", file.toString(), "-o",
                 "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE", "-T", "fields", "-E", "occurrence=f"));
         for (String field : fields) {

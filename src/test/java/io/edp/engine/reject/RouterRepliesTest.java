@@ -3,16 +3,13 @@ package io.edp.engine.reject;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.edp.bench.HostCommand;
-import io.edp.engine.Await;
 import io.edp.engine.CapturedUplinks;
 import io.edp.engine.Engine;
 import io.edp.engine.EngineConfig;
 import io.edp.engine.EngineStats;
 import io.edp.engine.Mode;
 import io.edp.engine.TestTopology;
-import io.edp.engine.Traffic;
 import io.edp.engine.nic.NicDrivers;
-import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.packet.FlowKey;
 import io.edp.engine.packet.InternetChecksum;
@@ -24,7 +21,6 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
@@ -157,11 +153,11 @@ class RouterRepliesTest {
                 .build();
         byte[] ping = ipv4(10, ROUTER_MAC, FlowKey.PROTO_ICMP, GATEWAY, 64, echo(8, 8));
         try (Engine engine = Engine.start(config, NicDrivers.withLoopback(), clock)) {
-            EngineStats burst = inject(engine, ping, 150, 150);
+            EngineStats burst = RejectRepliesTest.inject(engine, ping, 150, 150);
             clock.advance(Duration.ofMillis(50)); // 50 tokens
-            EngineStats later = inject(engine, ping, 100, 250);
+            EngineStats later = RejectRepliesTest.inject(engine, ping, 100, 250);
             clock.advance(Duration.ofSeconds(10)); // a full bucket holds 100, however long it waited
-            EngineStats refilled = inject(engine, ping, 150, 400);
+            EngineStats refilled = RejectRepliesTest.inject(engine, ping, 150, 400);
 
             assertThat(burst.routerReplies().echoReplies()).isEqualTo(RouterReplies.BURST);
             assertThat(burst.routerReplies().rateLimited()).isEqualTo(50);
@@ -175,23 +171,9 @@ class RouterRepliesTest {
         }
     }
 
-    private static EngineStats inject(Engine engine, byte[] frame, int count, long total) {
-        LoopbackNic nic = TestTopology.nic(engine, 0);
-        MemorySegment wire = MemorySegment.ofArray(frame);
-        for (int i = 0; i < count; i++) {
-            Await.until("a posted RX buffer", () -> nic.inject(wire, 0, frame.length), Duration.ofSeconds(10));
-        }
-        return Traffic.drained(engine, total);
-    }
-
-    static List<String> tshark(Path file, String... fields) {
-        List<String> command = new ArrayList<>(List.of("tshark", "-r", file.toString(), "-o",
-                "ip.check_checksum:TRUE", "-T", "fields", "-E", "occurrence=f"));
-        for (String field : fields) {
-            command.add("-e");
-            command.add(field);
-        }
-        return HostCommand.run(command.toArray(String[]::new)).lines().toList();
+    /** The fields of every frame in {@code file} as tshark decodes them, tab-separated. */
+    private static List<String> tshark(Path file, String... fields) {
+        return RejectRepliesTest.tshark(file, fields).stream().map(line -> String.join("\t", line)).toList();
     }
 
     /** Who has {@code target}? Tell 10.0.0.1. */

@@ -44,6 +44,11 @@ class StatsApiTest extends ManagerTest {
         var prometheus = responseBody("/actuator/prometheus");
         assertThat(prometheus).containsPattern(
                 "edp_flowcache_hits_total\\{host=\"esx-metrics\",host_id=\"" + hostId + "\",worker=\"0\"} 9900");
+        // unicast to a known VM: nothing flooded, nothing for the router
+        assertThat(prometheus).containsPattern("edp_flood_frames_total\\{host=\"esx-metrics\",host_id=\"" + hostId
+                        + "\"} 0")
+                .containsPattern("edp_router_replies_total\\{host=\"esx-metrics\",host_id=\"" + hostId
+                        + "\",kind=\"echo\"} 0");
 
         mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/tlb").with(viewer()))
                 .andExpect(jsonPath("$.enabled").value(true))
