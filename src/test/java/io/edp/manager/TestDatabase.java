@@ -35,8 +35,8 @@ public final class TestDatabase {
     public static void empty(JdbcTemplate jdbc) {
         // host_realization first: the reconciler's transactions start there too, so TRUNCATE's exclusive locks
         // are taken in the same order as theirs and cannot deadlock with them
-        jdbc.execute("TRUNCATE host_realization, host, edp_profile, firewall_rule, route, syslog_server, "
-                + "ipfix_collector, account, audit_event CASCADE");
+        jdbc.execute("TRUNCATE host_realization, host, edp_profile, firewall_rule, route, segment_gateway, "
+                + "syslog_server, ipfix_collector, account, audit_event CASCADE");
     }
 
     public static synchronized void register(DynamicPropertyRegistry registry) {
