@@ -48,27 +48,30 @@ class GatewayController {
     @Operation(operationId = "listGateways", summary = "List the segments' gateways",
             description = "Sortable by id (default) and vlan; `vlan` selects that segment's gateway.")
     PageResponse<GatewayResponse> list(@ParameterObject @Valid PageParams paging,
-            @Parameter(example = "10") @RequestParam(required = false) @Min(0) @Max(4094) Integer vlan) {
+            @Parameter(description = "Exactly this VLAN's gateway", example = "10")
+            @RequestParam(required = false) @Min(0) @Max(4094) Integer vlan) {
         return PageResponse.of(gateways.list(vlan, paging.toPageable(Set.of("id", "vlan"), "id")));
     }
 
     @GetMapping("/{gatewayId}")
     @Operation(operationId = "getGateway", summary = "Get a segment's gateway")
-    ResponseEntity<GatewayResponse> get(@PathVariable long gatewayId) {
+    ResponseEntity<GatewayResponse> get(@Parameter(description = "Id of the gateway") @PathVariable long gatewayId) {
         return VersionedResponses.ok(gateways.get(gatewayId));
     }
 
     @PutMapping(path = "/{gatewayId}", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(operationId = "replaceGateway", summary = "Replace a segment's gateway",
             description = "Idempotent: an identical PUT keeps the ETag and bumps no generation.")
-    ResponseEntity<GatewayResponse> replace(@PathVariable long gatewayId, IfMatch ifMatch,
+    ResponseEntity<GatewayResponse> replace(@Parameter(description = "Id of the gateway") @PathVariable long gatewayId,
+                                            IfMatch ifMatch,
                                             @Valid @RequestBody GatewayRequest request) {
         return VersionedResponses.ok(gateways.replace(gatewayId, ifMatch, request));
     }
 
     @DeleteMapping("/{gatewayId}")
     @Operation(operationId = "deleteGateway", summary = "Delete a segment's gateway")
-    ResponseEntity<Void> delete(@PathVariable long gatewayId, IfMatch ifMatch) {
+    ResponseEntity<Void> delete(@Parameter(description = "Id of the gateway") @PathVariable long gatewayId,
+                                IfMatch ifMatch) {
         gateways.delete(gatewayId, ifMatch);
         return ResponseEntity.noContent().build();
     }
