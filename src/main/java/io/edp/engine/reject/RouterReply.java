@@ -80,7 +80,7 @@ final class RouterReply {
         };
     }
 
-    /** Writes the {@code kind} answer to {@code m} from the router MAC {@code routerMac} into the empty {@code reply}. */
+    /** Writes the {@code kind} answer to {@code m} from {@code routerMac} into the empty buffer {@code reply}. */
     static void write(int kind, Mbuf m, Mbuf reply, long routerMac) {
         MemorySegment data = m.data();
         long frame = m.dataAddress();
@@ -166,7 +166,7 @@ final class RouterReply {
         return IPV6_HEADER + message;
     }
 
-    /** Sets the ICMPv6 checksum of the {@code length}-byte message at {@code at} under the IPv6 header at {@code ip}. */
+    /** Sets the checksum of the {@code length}-byte ICMPv6 message at {@code at} under the IPv6 header at {@code ip}. */
     private static void checksum6(MemorySegment out, long ip, long at, int length) {
         out.set(U16, at + 2, (short) 0);
         long sum = InternetChecksum.add(FlowKey.PROTO_ICMPV6 + length, out, ip + 8, 32);

@@ -62,7 +62,8 @@ public final class Flood {
         }
         long[] c = counters.values();
         c[FLOODED]++;
-        int outerTag = FlowKey.outerTag(m.descriptors().get(ValueLayout.JAVA_LONG_UNALIGNED, m.flowKeyAddress() + FlowKey.L2));
+        int outerTag = FlowKey.outerTag(m.descriptors().get(ValueLayout.JAVA_LONG_UNALIGNED,
+                m.flowKeyAddress() + FlowKey.L2));
         if (vmPorts != null) {
             for (int p : vmPorts) {
                 if (p != in && p != last) {
