@@ -166,7 +166,7 @@ final class RouterReply {
         return IPV6_HEADER + message;
     }
 
-    /** Sets the checksum of the {@code length}-byte ICMPv6 message at {@code at} under the IPv6 header at {@code ip}. */
+    /** Sets the checksum of the {@code length}-byte ICMPv6 message at {@code at} under the IPv6 header {@code ip}. */
     private static void checksum6(MemorySegment out, long ip, long at, int length) {
         out.set(U16, at + 2, (short) 0);
         long sum = InternetChecksum.add(FlowKey.PROTO_ICMPV6 + length, out, ip + 8, 32);
