@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,6 +51,11 @@ class FlowExportTest {
                 // 1.2 s at 20,000 pps: several active timeouts; 400 flows on 256 entries: expiry and eviction
                 send(engine, 0, out.withPackets(24_000).withRate(20_000), sent);
                 send(engine, 2, back, sent);
+                // no flow is hit now: entries expire within the cache's 400 ms, however fast the machine sent
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (engine.stats().flowCache().expirations() == 0 && System.nanoTime() < deadline) {
+                    LockSupport.parkNanos(1_000_000);
+                }
                 // a push that changes the rules (a new rule that matches none of it): every entry revalidates
                 engine.apply(config.toBuilder()
                         .rule(FirewallRule.of(11, "any", "192.0.2.0/24", 0, Verdict.DROP)).build());
