@@ -1,5 +1,8 @@
 package io.edp.engine;
 
+import io.edp.engine.capture.CaptureSession;
+import io.edp.engine.capture.CaptureSpec;
+import io.edp.engine.capture.Captures;
 import io.edp.engine.fastpath.FlowCache;
 import io.edp.engine.mbuf.MbufPool;
 import io.edp.engine.nic.Doorbell;
@@ -33,6 +36,7 @@ import io.edp.engine.worker.RxQueue;
 import io.edp.engine.worker.TxPort;
 import io.edp.engine.worker.Worker;
 import io.edp.engine.worker.WorkerHealth;
+import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.lang.foreign.MemorySegment;
@@ -72,6 +76,7 @@ public final class Engine implements AutoCloseable {
     private final MbufPool pool;
     private final ConnectionTable connections;
     private final PacketLog packetLog;
+    private final Captures captures;
     private final Worker[] workers;
     private final WorkerGroup group;
     private final PortSet ports;
@@ -98,6 +103,7 @@ public final class Engine implements AutoCloseable {
         this.compiler = new GenerationCompiler(connections);
         this.workers = new Worker[config.workerCount()];
         this.packetLog = new PacketLog(workers.length, clock, stepped);
+        this.captures = new Captures(workers.length, clock, stepped);
         configurePacketLog(config);
         Map<Integer, long[]> carriedCounts = new TreeMap<>();
         for (RuleStats r : carriedRuleStats) {
@@ -107,7 +113,8 @@ public final class Engine implements AutoCloseable {
         for (Map.Entry<Integer, Integer> node : new TreeMap<>(config.workersPerNumaNode()).entrySet()) {
             for (int i = 0; i < node.getValue(); i++, id++) {
                 workers[id] = new Worker(id, node.getKey(), clock, pool, () -> current, packetLog.writer(id),
-                        id == 0 ? carriedCounts : null); // the previous engine's counts go on from worker 0
+                        id == 0 ? carriedCounts : null, // the previous engine's counts go on from worker 0
+                        captures);
             }
         }
         this.group = new WorkerGroup(workers, stepped);
@@ -200,7 +207,9 @@ public final class Engine implements AutoCloseable {
         if (!stepped) {
             throw new IllegalStateException("step: this engine's workers run on threads; use startStepped");
         }
-        return group.step();
+        int frames = group.step();
+        captures.step();
+        return frames;
     }
 
     /**
@@ -507,6 +516,24 @@ public final class Engine implements AutoCloseable {
         return slots.length;
     }
 
+    /**
+     * Starts a live capture of port {@code spec.port()} into a new pcap file at {@code file} (a file there is
+     * replaced): the workers copy the frames the port receives (before the pipeline) or transmits (after the
+     * rewrite) that pass the filter into per-worker rings, never waiting (a full ring counts the frame dropped), and
+     * the capture's drainer writes them. It ends at its limits, on {@link CaptureSession#stop()} or when the
+     * engine closes.
+     *
+     * @throws IllegalArgumentException when the engine has no such port
+     * @throws io.edp.engine.nic.NicSetupException when the file cannot be created
+     */
+    public synchronized CaptureSession capture(CaptureSpec spec, Path file) {
+        ensureOpen();
+        if (!ports.drivers().containsKey(spec.port())) {
+            throw new IllegalArgumentException("port: the engine has no port " + spec.port());
+        }
+        return captures.start(spec, file);
+    }
+
     private int nowMillis() {
         return (int) (clock.nanoTime() / 1_000_000);
     }
@@ -616,6 +643,7 @@ public final class Engine implements AutoCloseable {
                             + Worker.RESPONSE_DEADLINE.toSeconds() + " s; abandoned");
                 }
             }
+            captures.close(); // after the workers: what they captured is written
             if (exporter != null) {
                 exporter.close(); // after the workers: they hand over their last flows as they stop
             }

@@ -2,9 +2,13 @@ package io.edp.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.edp.engine.capture.CaptureFilter;
+import io.edp.engine.capture.CaptureSession;
+import io.edp.engine.capture.CaptureSpec;
 import io.edp.engine.nic.loopback.TrafficGenerator;
 import io.edp.engine.packetlog.PacketLogConfig;
 import io.edp.engine.packetlog.PacketLogStats;
+import io.edp.engine.slowpath.Cidr;
 import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.Verdict;
 import io.edp.engine.telemetry.IpfixConfig;
@@ -13,9 +17,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.DatagramChannel;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -24,11 +30,15 @@ import org.junit.jupiter.params.provider.EnumSource;
  * when it answers (or, over its rate limit, declines to answer) packets of a REJECT rule, not when the live
  * verifier re-evaluates a fast-path hit, not when it counts flows for IPFIX and hands records to the exporter
  * (short flow timeouts, so records leave while it is measured), not when it logs (or, over its rate limit,
- * suppresses) the lines of logged rules and counts the hits of their connections for the packet log.
+ * suppresses) the lines of logged rules and counts the hits of their connections for the packet log, not when it
+ * taps a port's received and transmitted frames for live captures (filtered, copied into the capture rings).
  */
 class ZeroAllocationTest {
 
     private static final int WINDOWS = 3;
+
+    @TempDir
+    Path dir;
 
     @ParameterizedTest
     @EnumSource(Mode.class)
@@ -50,8 +60,15 @@ class ZeroAllocationTest {
         }
     }
 
-    private static void measure(Mode mode, com.sun.management.ThreadMXBean threads, EngineConfig config) {
+    private void measure(Mode mode, com.sun.management.ThreadMXBean threads, EngineConfig config) {
         try (Engine engine = Engine.start(config)) {
+            // two captures filter every frame the uplink receives and port 2 sends; 1/16 of them pass
+            CaptureFilter oneDestination = new CaptureFilter(List.of(Cidr.parse("10.128.5.0/24", "a")), List.of(),
+                    CaptureFilter.ANY_PROTOCOL);
+            CaptureSession rx = engine.capture(CaptureSpec.of(0, CaptureSpec.Direction.RX, oneDestination,
+                    Long.MAX_VALUE, Duration.ofHours(1)).withSnaplen(64), dir.resolve("rx.pcap"));
+            CaptureSession tx = engine.capture(CaptureSpec.of(2, CaptureSpec.Direction.TX, oneDestination,
+                    Long.MAX_VALUE, Duration.ofHours(1)).withSnaplen(64), dir.resolve("tx.pcap"));
             TrafficGenerator generator = TestTopology.nic(engine, 0)
                     .startTraffic(TestTopology.routed(1_000, 0).withMix(60, 20, 0));
             Await.until("warm-up", () -> engine.stats().txPackets() > 200_000, Duration.ofSeconds(30));
@@ -75,6 +92,7 @@ class ZeroAllocationTest {
             long records = engine.ipfixStats().recordsExported();
             PacketLogStats log = engine.packetLog().stats();
             generator.stop();
+            long captured = rx.stop().captured() + tx.stop().captured();
             System.out.printf("zero allocation, %s: %s%n", mode, windows);
 
             assertThat(allocated).as("bytes allocated by the worker in its last window: %s", windows).isZero();
@@ -84,6 +102,7 @@ class ZeroAllocationTest {
                 assertThat(stats.flowCache().verifierMismatches()).isZero();
             }
             assertThat(records).as("flow records exported while measured").isGreaterThan(0);
+            assertThat(captured).as("frames captured").isGreaterThan(10_000);
             assertThat(stats.rejectReplies().sent()).as("replies built while measured")
                     .isGreaterThan(start.rejectReplies().sent());
             assertThat(stats.rejectReplies().rateLimited()).as("replies declined while measured")

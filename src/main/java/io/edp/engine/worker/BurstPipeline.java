@@ -1,5 +1,7 @@
 package io.edp.engine.worker;
 
+import io.edp.engine.capture.CaptureSession;
+import io.edp.engine.capture.Captures;
 import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.nic.NicDriver;
@@ -28,6 +30,8 @@ import java.lang.foreign.ValueLayout;
  *                     for the router: {@link RouterReplies}) → {@link Transmit#stage}
  *   → {@link Transmit#send tx}
  * </pre>
+ * Live captures tap the burst twice: as received, before parsing, and per port as handed to transmit, after the
+ * rewrite ({@link Captures}); the pipeline looks whether any capture runs once per burst.
  * Each stage runs over the whole burst before the next (as VPP and OVS do), so the memory misses of different
  * packets overlap. It owns the burst's buffers until they are freed or staged, and gives back what a burst still
  * held when a stage threw ({@link #recover}). Worker thread only; nothing here allocates.
@@ -51,6 +55,11 @@ final class BurstPipeline {
     private final FlowMeter meter;
     private final long[] workerCounters;
     private final long[] drops;
+    private final int workerId;
+    private final Captures captures;
+    /** The running captures as this burst read them (null: none) and the burst's receive time. */
+    private CaptureSession[] taps;
+    private long burstNanos;
 
     private final int[] burst = new int[NicDriver.MAX_BURST];
     private final int[] parsed = new int[NicDriver.MAX_BURST];
@@ -65,9 +74,11 @@ final class BurstPipeline {
 
     BurstPipeline(Clock clock, MbufCache mbufs, Mbuf mbuf, FastPath fastPath, MissPath missPath, ActionTable actions,
             RuleCounters ruleCounters, RejectReplies rejectReplies, RouterReplies routerReplies, Flood flood,
-            Transmit transmit, FlowMeter meter, long[] workerCounters, long[] drops) {
+            Transmit transmit, FlowMeter meter, long[] workerCounters, long[] drops, int workerId, Captures captures) {
         this.routerReplies = routerReplies;
         this.flood = flood;
+        this.workerId = workerId;
+        this.captures = captures;
         this.meter = meter;
         this.clock = clock;
         this.mbufs = mbufs;
@@ -97,7 +108,12 @@ final class BurstPipeline {
             return 0;
         }
         long bytes = 0;
+        taps = captures.active();
+        burstNanos = start;
         try {
+            if (taps != null) {
+                Captures.received(taps, workerId, queue.port(), burst, n, mbuf, start);
+            }
             bytes = process(n, g, nowMillis);
         } catch (Throwable t) {
             recover();
@@ -130,7 +146,7 @@ final class BurstPipeline {
             decide(parsed[i], g, nowMillis);
         }
         heldFrom = heldCount;
-        transmit.send(g);
+        transmit.send(g, taps, burstNanos);
         return bytes;
     }
 
@@ -209,7 +225,7 @@ final class BurstPipeline {
      */
     private void rewrite(int index, Mbuf m, Action action, Generation g, int nowMillis) {
         if (action.outPort() == Action.FLOOD) {
-            flood.flood(index, m, action.vlan(), g);
+            flood.flood(index, m, action.vlan(), g, taps, burstNanos);
             return;
         }
         if (action.outPort() == Action.LOCAL) {

@@ -1,5 +1,6 @@
 package io.edp.engine.worker;
 
+import io.edp.engine.capture.CaptureSession;
 import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.mbuf.MbufPool;
@@ -44,7 +45,7 @@ public final class Flood {
     }
 
     /** Sends buffer {@code index} (the parsed frame {@code m}) to the ports of {@code segment} but its own. */
-    void flood(int index, Mbuf m, int segment, Generation g) {
+    void flood(int index, Mbuf m, int segment, Generation g, CaptureSession[] taps, long nanos) {
         ForwardingTables t = g.tables();
         int in = m.port();
         int[] vmPorts = t.vlanPorts(segment);
@@ -67,11 +68,11 @@ public final class Flood {
         if (vmPorts != null) {
             for (int p : vmPorts) {
                 if (p != in && p != last) {
-                    send(copyOf(m), p, outerTag, 0, g);
+                    send(copyOf(m), p, outerTag, 0, g, taps, nanos);
                 }
             }
         }
-        send(index, last, outerTag, t.isUplink(last) ? segment : 0, g);
+        send(index, last, outerTag, t.isUplink(last) ? segment : 0, g, taps, nanos);
     }
 
     /** A copy of the frame of {@code m} in a fresh buffer, or -1 when the pool is empty. */
@@ -87,13 +88,14 @@ public final class Flood {
         return index;
     }
 
-    private void send(int index, int port, int outerTag, int egressVlan, Generation g) {
+    private void send(int index, int port, int outerTag, int egressVlan, Generation g, CaptureSession[] taps,
+            long nanos) {
         if (index < 0) {
             return;
         }
         FrameRewriter.vlan(copy.wrap(index), IoChain.switchedVlanOp(outerTag, egressVlan), egressVlan);
         if (transmit.room() <= NicDriver.MAX_BURST) {
-            transmit.send(g); // keep a burst's room for the packets still to come
+            transmit.send(g, taps, nanos); // keep a burst's room for the packets still to come
         }
         transmit.stage(index, port);
     }

@@ -1,5 +1,7 @@
 package io.edp.engine.worker;
 
+import io.edp.engine.capture.CaptureSession;
+import io.edp.engine.capture.Captures;
 import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.nic.NicDriver;
@@ -49,8 +51,11 @@ final class Transmit {
         stagedPort[stagedCount++] = port;
     }
 
-    /** Sends the staged frames, one tx burst per output port, keeping their order within each port. */
-    void send(Generation g) {
+    /**
+     * Sends the staged frames, one tx burst per output port, keeping their order within each port; the running
+     * captures ({@code taps}, null when none) see each port's burst as it is handed over, at {@code nanos}.
+     */
+    void send(Generation g, CaptureSession[] taps, long nanos) {
         int remaining = stagedCount;
         while (remaining > 0) {
             int port = -1;
@@ -74,6 +79,9 @@ final class Transmit {
                 drops[DropReason.PORT_DOWN.ordinal()] += count;
                 mbufs.freeBurst(txBurst, count);
                 continue;
+            }
+            if (taps != null) {
+                Captures.transmitted(taps, workerId, port, txBurst, count, mbuf, nanos);
             }
             long bytes = 0;
             for (int i = 0; i < count; i++) {

@@ -1,5 +1,6 @@
 package io.edp.engine.worker;
 
+import io.edp.engine.capture.Captures;
 import io.edp.engine.fastpath.FlowCache;
 import io.edp.engine.fastpath.TopFlowSelection;
 import io.edp.engine.mbuf.Mbuf;
@@ -127,7 +128,7 @@ public final class Worker implements Runnable {
     }
 
     public Worker(int id, int numaNode, Clock clock, MbufPool pool, Supplier<Generation> source,
-            PacketLogWriter packetLog, Map<Integer, long[]> carriedRuleCounts) {
+            PacketLogWriter packetLog, Map<Integer, long[]> carriedRuleCounts, Captures captures) {
         this.id = id;
         this.numaNode = numaNode;
         this.clock = clock;
@@ -148,7 +149,7 @@ public final class Worker implements Runnable {
         this.flood = new Flood(mbufs, pool, transmit, drops.values());
         this.pipeline = new BurstPipeline(clock, mbufs, mbuf, fastPath,
                 new MissPath(ioChain, fastPath, counters.values()), actions, ruleCounters, rejectReplies,
-                routerReplies, flood, transmit, flowMeter, counters.values(), drops.values());
+                routerReplies, flood, transmit, flowMeter, counters.values(), drops.values(), id, captures);
     }
 
     public int id() {

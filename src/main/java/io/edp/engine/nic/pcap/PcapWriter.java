@@ -28,9 +28,10 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * Appends frames to a classic pcap file (little-endian, Ethernet) through one reused 1 MiB staging buffer, so a
- * frame costs a copy and, once per megabyte, a write. tcpdump and tshark read the result.
+ * frame costs a copy and, once per megabyte, a write. tcpdump and tshark read the result. The pcap driver and
+ * live captures ({@link io.edp.engine.capture}) write with it; one thread at a time.
  */
-final class PcapWriter implements AutoCloseable {
+public final class PcapWriter implements AutoCloseable {
 
     private static final int STAGING_BYTES = 1 << 20;
     private static final int SNAPLEN = 262_144;
@@ -43,8 +44,15 @@ final class PcapWriter implements AutoCloseable {
     private final MemorySegment stagingSegment = MemorySegment.ofBuffer(staging);
     private final boolean nanos;
     private int filled;
+    /** Bytes of the file written out so far: a prefix that holds whole records only. */
+    private volatile long flushedBytes;
 
     PcapWriter(Path path, boolean nanosecondTimestamps) {
+        this(path, nanosecondTimestamps, SNAPLEN);
+    }
+
+    /** A new file at {@code path} (replacing one that is there) whose header says {@code snaplen}. */
+    public PcapWriter(Path path, boolean nanosecondTimestamps, int snaplen) {
         this.path = path;
         this.nanos = nanosecondTimestamps;
         try {
@@ -60,7 +68,7 @@ final class PcapWriter implements AutoCloseable {
         header.set(SHORT, 6, (short) VERSION_MINOR);
         header.set(INT, 8, 0);
         header.set(INT, 12, 0);
-        header.set(INT, SNAPLEN_OFFSET, SNAPLEN);
+        header.set(INT, SNAPLEN_OFFSET, snaplen);
         header.set(INT, NETWORK_OFFSET, LINKTYPE_ETHERNET);
         filled = FILE_HEADER_BYTES;
         flush(); // a file with no frames is still a valid capture
@@ -68,6 +76,14 @@ final class PcapWriter implements AutoCloseable {
 
     /** Appends the frame {@code source[offset, offset + length)} captured at {@code epochNanos}. */
     void write(MemorySegment source, long offset, int length, long epochNanos) {
+        write(source, offset, length, length, epochNanos);
+    }
+
+    /**
+     * Appends the first {@code length} bytes, {@code source[offset, offset + length)}, of a frame of
+     * {@code originalLength} bytes captured at {@code epochNanos}.
+     */
+    public void write(MemorySegment source, long offset, int length, int originalLength, long epochNanos) {
         if (filled + RECORD_HEADER_BYTES + length > STAGING_BYTES) {
             flush();
         }
@@ -76,13 +92,13 @@ final class PcapWriter implements AutoCloseable {
         stagingSegment.set(INT, filled + TS_SEC_OFFSET, (int) seconds);
         stagingSegment.set(INT, filled + TS_FRACTION_OFFSET, (int) (nanos ? fraction : fraction / 1_000));
         stagingSegment.set(INT, filled + INCL_LEN_OFFSET, length);
-        stagingSegment.set(INT, filled + ORIG_LEN_OFFSET, length);
+        stagingSegment.set(INT, filled + ORIG_LEN_OFFSET, originalLength);
         MemorySegment.copy(source, offset, stagingSegment, filled + RECORD_HEADER_BYTES, length);
         filled += RECORD_HEADER_BYTES + length;
     }
 
     /** Writes what is staged, so readers see every frame written so far. */
-    void flush() {
+    public void flush() {
         staging.clear().limit(filled);
         try {
             while (staging.hasRemaining()) {
@@ -91,7 +107,18 @@ final class PcapWriter implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("pcap " + path + ": write failed", e);
         }
+        flushedBytes += filled;
         filled = 0;
+    }
+
+    /** How many leading bytes of the file are written out: whole records only. Any thread. */
+    public long flushedBytes() {
+        return flushedBytes;
+    }
+
+    /** Whether frames wait in the staging buffer. */
+    public boolean staged() {
+        return filled > 0;
     }
 
     @Override

@@ -1,0 +1,96 @@
+package io.edp.engine.capture;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One worker's frames for one capture: a bounded single-producer (the worker), single-consumer (the capture's
+ * drainer) ring of fixed slots in primitive arrays, each a frame's first {@code snaplen} bytes with its length and
+ * time. {@link #offer} never waits and never allocates: a frame that finds the ring full is counted in
+ * {@link #dropped()} and let go.
+ */
+final class CaptureRing {
+
+    private static final VarHandle HEAD;
+    private static final VarHandle TAIL;
+    private static final VarHandle DROPPED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            HEAD = lookup.findVarHandle(CaptureRing.class, "head", long.class);
+            TAIL = lookup.findVarHandle(CaptureRing.class, "tail", long.class);
+            DROPPED = lookup.findVarHandle(CaptureRing.class, "dropped", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final int mask;
+    private final int snaplen;
+    private final byte[] data;
+    private final MemorySegment dataSegment;
+    /** Per slot: the time (engine clock ns), then the frame's length on the wire. */
+    private final long[] meta;
+    /** Frames taken: written by the consumer. */
+    private long head;
+    /** Frames published: written by the producer. */
+    private long tail;
+    /** The producer's last view of {@link #head}: a ring with room costs it no read of the consumer's line. */
+    private long headSeen;
+    /** Frames that found the ring full: written by the producer, read (opaque) by anyone. */
+    private long dropped;
+
+    CaptureRing(int frames, int snaplen) {
+        this.mask = frames - 1;
+        this.snaplen = snaplen;
+        this.data = new byte[frames * snaplen];
+        this.dataSegment = MemorySegment.ofArray(data);
+        this.meta = new long[frames * 2];
+    }
+
+    static long bytes(int frames, int snaplen) {
+        return (long) frames * (snaplen + 2 * Long.BYTES);
+    }
+
+    /** Copies the frame {@code s[off, off + length)} seen at {@code nanos} into the ring, or counts it dropped. */
+    void offer(MemorySegment s, long off, int length, long nanos) {
+        long t = tail;
+        if (t - headSeen > mask) {
+            headSeen = (long) HEAD.getAcquire(this);
+            if (t - headSeen > mask) {
+                DROPPED.setOpaque(this, dropped + 1);
+                return;
+            }
+        }
+        int slot = (int) (t & mask);
+        MemorySegment.copy(s, ValueLayout.JAVA_BYTE, off, data, slot * snaplen, Math.min(length, snaplen));
+        meta[2 * slot] = nanos;
+        meta[2 * slot + 1] = length;
+        TAIL.setRelease(this, t + 1);
+    }
+
+    long dropped() {
+        return (long) DROPPED.getOpaque(this);
+    }
+
+    /** Hands up to {@code max} published frames to {@code reader} in order and frees them; returns how many. */
+    int drain(FrameReader reader, long max) {
+        long h = head;
+        long t = Math.min((long) TAIL.getAcquire(this), h + max);
+        for (long i = h; i < t; i++) {
+            int slot = (int) (i & mask);
+            int length = (int) meta[2 * slot + 1];
+            reader.read(dataSegment, (long) slot * snaplen, Math.min(length, snaplen), length, meta[2 * slot]);
+        }
+        HEAD.setRelease(this, t);
+        return (int) (t - h);
+    }
+
+    @FunctionalInterface
+    interface FrameReader {
+        void read(MemorySegment data, long offset, int capturedLength, int length, long nanos);
+    }
+}

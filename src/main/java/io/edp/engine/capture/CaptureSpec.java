@@ -1,0 +1,71 @@
+package io.edp.engine.capture;
+
+import java.time.Duration;
+
+/**
+ * What a live capture records: the frames port {@code port} receives (before the pipeline), transmits (after the
+ * rewrite) or both, that pass {@code filter}, each cut to {@code snaplen} bytes; it ends after {@code maxPackets}
+ * frames or {@code maxDuration}, whichever comes first.
+ *
+ * @param ringFrames frames each worker's ring holds between two drains (a power of two); what does not fit is
+ *                   counted as dropped
+ * @param nanosecondTimestamps a nanosecond pcap file instead of a microsecond one
+ */
+public record CaptureSpec(int port, Direction direction, CaptureFilter filter, int snaplen, long maxPackets,
+        Duration maxDuration, int ringFrames, boolean nanosecondTimestamps) {
+
+    public static final int MIN_SNAPLEN = 64;
+    /** A buffer's data room: no frame is longer. */
+    public static final int MAX_SNAPLEN = 2048;
+    public static final int DEFAULT_RING_FRAMES = 1024;
+
+    /** Where the capture taps the port. */
+    public enum Direction {
+        RX, TX, BOTH;
+
+        boolean rx() {
+            return this != TX;
+        }
+
+        boolean tx() {
+            return this != RX;
+        }
+    }
+
+    public CaptureSpec {
+        if (direction == null || filter == null || maxDuration == null) {
+            throw new IllegalArgumentException("direction, filter and maxDuration are required");
+        }
+        if (snaplen < MIN_SNAPLEN || snaplen > MAX_SNAPLEN) {
+            throw new IllegalArgumentException("snaplen must be " + MIN_SNAPLEN + ".." + MAX_SNAPLEN + ": " + snaplen);
+        }
+        if (maxPackets < 1 || maxDuration.isNegative() || maxDuration.isZero()) {
+            throw new IllegalArgumentException("maxPackets and maxDuration must be positive");
+        }
+        if (Integer.bitCount(ringFrames) != 1) {
+            throw new IllegalArgumentException("ringFrames must be a power of two: " + ringFrames);
+        }
+    }
+
+    /** Whole frames, the default ring, microsecond timestamps. */
+    public static CaptureSpec of(int port, Direction direction, CaptureFilter filter, long maxPackets,
+            Duration maxDuration) {
+        return new CaptureSpec(port, direction, filter, MAX_SNAPLEN, maxPackets, maxDuration, DEFAULT_RING_FRAMES,
+                false);
+    }
+
+    public CaptureSpec withRingFrames(int frames) {
+        return new CaptureSpec(port, direction, filter, snaplen, maxPackets, maxDuration, frames,
+                nanosecondTimestamps);
+    }
+
+    public CaptureSpec withSnaplen(int bytes) {
+        return new CaptureSpec(port, direction, filter, bytes, maxPackets, maxDuration, ringFrames,
+                nanosecondTimestamps);
+    }
+
+    /** Heap the capture's rings take on an engine of {@code workers} workers. */
+    public long ringBytes(int workers) {
+        return CaptureRing.bytes(ringFrames, snaplen) * workers;
+    }
+}
