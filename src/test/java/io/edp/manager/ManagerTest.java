@@ -70,11 +70,14 @@ public abstract class ManagerTest {
 
     /** The pcap directory of the suite's manager, fresh for each run. */
     protected static final Path PCAP_DIR = temporaryDirectory("edp-pcap");
+    /** The live captures' directory of the suite's manager. */
+    protected static final Path CAPTURE_DIR = temporaryDirectory("edp-capture");
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
         TestDatabase.register(registry);
         registry.add("edp.engines.pcap-dir", PCAP_DIR::toString);
+        registry.add("edp.capture.dir", CAPTURE_DIR::toString);
     }
 
     private static Path temporaryDirectory(String prefix) {

@@ -9,6 +9,7 @@ import io.edp.engine.time.Clock;
 import io.edp.engine.worker.Worker;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -43,6 +44,7 @@ public final class CaptureSession {
     private volatile EndReason endReason;
     private volatile String failure;
     private volatile EndReason stopRequest;
+    private volatile Instant endedAt;
 
     CaptureSession(CaptureSpec spec, Path file, int workers, Clock clock, Captures owner) {
         this.spec = spec;
@@ -89,7 +91,7 @@ public final class CaptureSession {
             dropped += ring.dropped();
         }
         return new CaptureStats(reason == null ? State.RUNNING : State.ENDED, reason, failure, captured, dropped,
-                bytes, writer.flushedBytes());
+                bytes, writer.flushedBytes(), endedAt);
     }
 
     /**
@@ -195,6 +197,7 @@ public final class CaptureSession {
             failure = String.valueOf(e.getMessage());
             reason = EndReason.FAILED;
         }
+        endedAt = Instant.now();
         endReason = reason;
     }
 }

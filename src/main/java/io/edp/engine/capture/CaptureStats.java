@@ -1,5 +1,7 @@
 package io.edp.engine.capture;
 
+import java.time.Instant;
+
 /**
  * A capture's progress: frames written to its file, frames its rings had no room for, and the bytes of the frames
  * written as they were on the wire.
@@ -7,9 +9,10 @@ package io.edp.engine.capture;
  * @param endReason null while it runs
  * @param failure   why writing the file failed (endReason FAILED), else null
  * @param fileBytes the leading bytes of the file that hold whole records: what a reader may take now
+ * @param endedAt   when it ended (wall clock), null while it runs
  */
 public record CaptureStats(State state, EndReason endReason, String failure, long captured, long dropped, long bytes,
-        long fileBytes) {
+        long fileBytes, Instant endedAt) {
 
     public enum State {
         RUNNING, ENDED

@@ -9,12 +9,12 @@ import java.util.UUID;
 
 import io.edp.engine.EngineConfig;
 import io.edp.engine.VnicConfig;
-import io.edp.engine.nic.PortConfig;
 import io.edp.engine.packet.FlowKey;
 import io.edp.engine.slowpath.MacAddress;
 import io.edp.engine.trace.PacketFields;
 import io.edp.manager.api.FieldProblem;
 import io.edp.manager.api.InvalidRequestException;
+import io.edp.manager.realization.EnginePorts;
 import io.edp.manager.realization.HostEngines;
 import org.springframework.stereotype.Service;
 
@@ -41,36 +41,15 @@ class TraceService {
     TraceResponse trace(UUID hostId, TraceRequest request) {
         var engine = engines.require(hostId);
         var config = engine.config();
-        int port = port(config, request.ingress());
+        int port = EnginePorts.port(config, request.ingress(), "ingress");
         byte[] frame = request.frameHex() != null ? fromHex(request) : fields(request, config, port).frame();
         try {
             var trace = engine.trace(port, frame);
             return TraceResponse.of(HexFormat.of().formatHex(frame), engines.generation(hostId).orElse(0), trace,
-                    id -> portName(config, id));
+                    id -> EnginePorts.name(config, id));
         } catch (IllegalArgumentException e) { // the port went away with a configuration pushed meanwhile
             throw new InvalidRequestException("ingress", e.getMessage());
         }
-    }
-
-    /** The engine port of a physical NIC's name, or of a virtual NIC's MAC or port name. */
-    private static int port(EngineConfig config, String ingress) {
-        for (PortConfig port : config.ports()) {
-            if (port.name().equals(ingress)) {
-                return port.id();
-            }
-        }
-        for (VnicConfig vnic : config.vnics()) {
-            if (vnic.mac().equalsIgnoreCase(ingress)) {
-                return vnic.port();
-            }
-        }
-        throw new InvalidRequestException("ingress", "the host's engine has no physical NIC, virtual NIC MAC or "
-                + "port named '" + ingress + "'");
-    }
-
-    private static String portName(EngineConfig config, int id) {
-        return config.ports().stream().filter(p -> p.id() == id).map(PortConfig::name).findFirst()
-                .orElse("port " + id);
     }
 
     private static byte[] fromHex(TraceRequest request) {

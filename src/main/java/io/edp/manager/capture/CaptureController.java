@@ -1,0 +1,130 @@
+package io.edp.manager.capture;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.UUID;
+
+import io.edp.manager.api.WithoutDatabase;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
+import org.springframework.core.io.InputStreamResource;
+import org.springframework.core.io.Resource;
+import org.springframework.http.ContentDisposition;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+
+@RestController
+@RequestMapping(path = "/api/v1/hosts/{hostId}/captures", produces = MediaType.APPLICATION_JSON_VALUE)
+@Tag(name = "Captures", description = "Live packet captures on a port of a host's engine (pktcap-uw, tcpdump)")
+@WithoutDatabase // the captures live with the engines, in memory: they answer while the database is away
+class CaptureController {
+
+    static final String PCAP = "application/vnd.tcpdump.pcap";
+
+    private final CaptureService captures;
+
+    CaptureController(CaptureService captures) {
+        this.captures = captures;
+    }
+
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(operationId = "startCapture", summary = "Start a live capture",
+            description = """
+                    Records what a port (a physical NIC by name, a virtual NIC by MAC or port name) receives, before \
+                    the pipeline, and / or transmits, after the rewrite, into a classic pcap file, filtered by \
+                    addresses, ports and protocol. Ends after maxPackets frames or durationSeconds, or when stopped \
+                    (DELETE). Frames that find a worker's capture ring full are counted as dropped, never waited \
+                    for. 400 for an unknown port, 404 when the host has no running engine, 409 when \
+                    edp.capture.max-running captures already run on the host.""")
+    ResponseEntity<CaptureResponse> start(@PathVariable UUID hostId, @Valid @RequestBody CaptureRequest request) {
+        var capture = captures.start(hostId, request);
+        return ResponseEntity.created(ServletUriComponentsBuilder.fromCurrentRequestUri().path("/{id}")
+                .buildAndExpand(capture.id()).toUri()).body(capture);
+    }
+
+    @GetMapping
+    @Operation(operationId = "listCaptures", summary = "The host's captures",
+            description = "Running and ended ones (kept for edp.capture.retention), oldest first, with their counts.")
+    List<CaptureResponse> list(@PathVariable UUID hostId) {
+        return captures.list(hostId);
+    }
+
+    @GetMapping("/{captureId}")
+    @Operation(operationId = "getCapture", summary = "A capture's state and counts")
+    CaptureResponse get(@PathVariable UUID hostId, @PathVariable UUID captureId) {
+        return captures.get(hostId, captureId);
+    }
+
+    @GetMapping(path = "/{captureId}/pcap", produces = PCAP)
+    @Operation(operationId = "getCapturePcap", summary = "A capture's pcap file",
+            description = """
+                    The classic pcap file (tcpdump, tshark, Wireshark read it). While the capture runs, what it \
+                    has written so far: whole records only, at most a millisecond behind.""",
+            responses = @ApiResponse(responseCode = "200", description = "The pcap file",
+                    content = @Content(mediaType = PCAP, schema = @Schema(type = "string", format = "binary"))))
+    ResponseEntity<Resource> pcap(@PathVariable UUID hostId, @PathVariable UUID captureId) throws IOException {
+        var pcap = captures.pcap(hostId, captureId);
+        var body = new InputStreamResource(new Prefix(Files.newInputStream(pcap.file()), pcap.length()));
+        return ResponseEntity.ok().contentType(MediaType.parseMediaType(PCAP)).contentLength(pcap.length())
+                .header(HttpHeaders.CONTENT_DISPOSITION,
+                        ContentDisposition.attachment().filename(pcap.name()).build().toString())
+                .body(body);
+    }
+
+    @DeleteMapping("/{captureId}")
+    @Operation(operationId = "deleteCapture", summary = "Stop a capture, or remove an ended one",
+            description = """
+                    A running capture stops (200 with its final state; its file stays); an ended one is removed \
+                    with its file (204).""")
+    ResponseEntity<CaptureResponse> delete(@PathVariable UUID hostId, @PathVariable UUID captureId) {
+        return captures.delete(hostId, captureId).map(ResponseEntity::ok)
+                .orElseGet(() -> ResponseEntity.noContent().build());
+    }
+
+    /** The first {@code length} bytes of a stream: the part of a running capture's file that holds whole records. */
+    private static final class Prefix extends FilterInputStream {
+
+        private long remaining;
+
+        Prefix(InputStream in, long length) {
+            super(in);
+            remaining = length;
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (remaining <= 0) {
+                return -1;
+            }
+            int b = super.read();
+            remaining -= b >= 0 ? 1 : 0;
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            if (remaining <= 0) {
+                return -1;
+            }
+            int n = super.read(buffer, offset, (int) Math.min(length, remaining));
+            remaining -= Math.max(n, 0);
+            return n;
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package io.edp.manager.capture;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Live captures: where their pcap files go and how many are kept how long.
+ *
+ * @param dir        the only directory capture files are written in; not set: {@code capture} under the data
+ *                   directory. Its {@code *.pcap} files are the manager's: at start-up, those older than the
+ *                   retention are deleted (files of a previous run, which no listing shows any more)
+ * @param retention  how long an ended capture and its file are kept
+ * @param maxKept    captures kept per host, running or ended; a new one removes the oldest ended one beyond it
+ * @param maxRunning captures running at once per host
+ */
+@ConfigurationProperties("edp.capture")
+record CaptureProperties(Path dir, @DefaultValue("1h") Duration retention, @DefaultValue("20") int maxKept,
+                         @DefaultValue("4") int maxRunning) {
+
+    CaptureProperties {
+        if (maxRunning < 1 || maxKept < maxRunning) {
+            throw new IllegalArgumentException("edp.capture: max-running must be at least 1 and at most max-kept: "
+                    + maxRunning + ", " + maxKept);
+        }
+        if (retention.isNegative()) {
+            throw new IllegalArgumentException("edp.capture.retention must not be negative: " + retention);
+        }
+    }
+}

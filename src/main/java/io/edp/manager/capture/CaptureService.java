@@ -1,0 +1,253 @@
+package io.edp.manager.capture;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.edp.engine.capture.CaptureFilter;
+import io.edp.engine.capture.CaptureSession;
+import io.edp.engine.capture.CaptureSpec;
+import io.edp.engine.capture.CaptureStats;
+import io.edp.engine.packet.FlowKey;
+import io.edp.engine.slowpath.Cidr;
+import io.edp.manager.api.ConflictException;
+import io.edp.manager.api.FieldProblem;
+import io.edp.manager.api.InvalidRequestException;
+import io.edp.manager.api.NotFoundException;
+import io.edp.manager.database.DataDirectoryProperties;
+import io.edp.manager.realization.EnginePorts;
+import io.edp.manager.realization.HostEngines;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Service;
+
+/**
+ * The hosts' live captures, in memory (as pktcap-uw's are: a capture belongs to the engine that runs it, and ends
+ * with it), their files under {@code edp.capture.dir}. Ended captures are removed after
+ * {@code edp.capture.retention}, and beyond {@code edp.capture.max-kept} per host the oldest ended one goes first.
+ */
+@Service
+@EnableConfigurationProperties({CaptureProperties.class, DataDirectoryProperties.class})
+class CaptureService {
+
+    private static final Logger log = LoggerFactory.getLogger(CaptureService.class);
+
+    private final HostEngines engines;
+    private final CaptureProperties properties;
+    private final Path dir;
+    private final Clock clock;
+    private final Map<UUID, Kept> captures = new ConcurrentHashMap<>();
+
+    /** A capture as the API shows it: the request's values with its defaults, and the engine's session. */
+    private record Kept(UUID id, UUID hostId, String port, CaptureRequest.Direction direction,
+                        CaptureRequest.Filter filter, Instant startedAt, CaptureSession session) {
+
+        CaptureResponse response() {
+            CaptureStats s = session.stats();
+            CaptureSpec spec = session.spec();
+            return new CaptureResponse(id, hostId, port, direction, filter, spec.maxPackets(),
+                    (int) spec.maxDuration().toSeconds(), spec.snaplen(), spec.nanosecondTimestamps(), s.state(),
+                    s.endReason(), s.failure(), startedAt, s.endedAt(), s.captured(), s.dropped(), s.bytes(),
+                    s.fileBytes());
+        }
+
+        boolean running() {
+            return session.stats().state() == CaptureStats.State.RUNNING;
+        }
+    }
+
+    @Autowired
+    CaptureService(HostEngines engines, CaptureProperties properties, DataDirectoryProperties data) {
+        this(engines, properties, data, Clock.systemUTC());
+    }
+
+    CaptureService(HostEngines engines, CaptureProperties properties, DataDirectoryProperties data, Clock clock) {
+        this.engines = engines;
+        this.properties = properties;
+        this.clock = clock;
+        this.dir = (properties.dir() != null ? properties.dir() : data.dataDir().resolve("capture")).toAbsolutePath()
+                .normalize();
+        deleteFilesOfAPreviousRun();
+    }
+
+    /** Capture files no listing shows any more (the manager restarted) go once older than the retention. */
+    private void deleteFilesOfAPreviousRun() {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        Instant oldest = clock.instant().minus(properties.retention());
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.pcap")) {
+            for (Path file : files) {
+                if (Files.getLastModifiedTime(file).toInstant().isBefore(oldest)) {
+                    Files.deleteIfExists(file);
+                }
+            }
+        } catch (IOException e) {
+            log.warn("Could not delete the capture files of a previous run in {}: {}", dir, e.toString());
+        }
+    }
+
+    CaptureResponse start(UUID hostId, CaptureRequest request) {
+        var engine = engines.require(hostId);
+        int port = EnginePorts.port(engine.config(), request.port(), "port");
+        CaptureFilter filter = filter(request.filter());
+        var direction = request.direction() != null ? request.direction() : CaptureRequest.Direction.BOTH;
+        var spec = new CaptureSpec(port, CaptureSpec.Direction.valueOf(direction.name()), filter,
+                or(request.snaplen(), CaptureRequest.MAX_SNAPLEN),
+                request.maxPackets() != null ? request.maxPackets() : CaptureRequest.DEFAULT_MAX_PACKETS,
+                Duration.ofSeconds(or(request.durationSeconds(), CaptureRequest.DEFAULT_DURATION_SECONDS)),
+                CaptureSpec.DEFAULT_RING_FRAMES, Boolean.TRUE.equals(request.nanosecondTimestamps()));
+        UUID id = UUID.randomUUID();
+        synchronized (this) {
+            List<Kept> ofHost = ofHost(hostId);
+            long running = ofHost.stream().filter(Kept::running).count();
+            if (running >= properties.maxRunning()) {
+                throw new ConflictException("Host " + hostId + " has " + running + " captures running, the most "
+                        + "edp.capture.max-running allows; stop one first");
+            }
+            ofHost.stream().filter(k -> !k.running()).limit(Math.max(0, ofHost.size() + 1 - properties.maxKept()))
+                    .forEach(this::remove);
+            try {
+                Files.createDirectories(dir);
+            } catch (IOException e) {
+                throw new UncheckedIOException("capture directory " + dir + ": " + e.getMessage(), e);
+            }
+            CaptureSession session;
+            try {
+                session = engine.capture(spec, dir.resolve(id + ".pcap"));
+            } catch (IllegalArgumentException e) { // the port went away with a push meanwhile
+                throw new InvalidRequestException("port", e.getMessage());
+            }
+            var filterShown = request.filter() != null ? request.filter()
+                    : new CaptureRequest.Filter(List.of(), List.of(), null);
+            var kept = new Kept(id, hostId, EnginePorts.name(engine.config(), port), direction, filterShown,
+                    clock.instant(), session);
+            captures.put(id, kept);
+            return kept.response();
+        }
+    }
+
+    List<CaptureResponse> list(UUID hostId) {
+        List<Kept> ofHost = ofHost(hostId);
+        if (ofHost.isEmpty()) {
+            engines.require(hostId); // 404 for a host without an engine
+        }
+        return ofHost.stream().map(Kept::response).toList();
+    }
+
+    CaptureResponse get(UUID hostId, UUID captureId) {
+        return find(hostId, captureId).response();
+    }
+
+    /** The capture's file as far as it holds whole records, and that length. */
+    Pcap pcap(UUID hostId, UUID captureId) {
+        Kept kept = find(hostId, captureId);
+        return new Pcap(kept.session().file(), kept.session().stats().fileBytes(), captureId + ".pcap");
+    }
+
+    record Pcap(Path file, long length, String name) {
+    }
+
+    /** Stops a running capture (its final state), or removes an ended one with its file (empty). */
+    synchronized Optional<CaptureResponse> delete(UUID hostId, UUID captureId) {
+        Kept kept = find(hostId, captureId);
+        if (kept.running()) {
+            kept.session().stop();
+            return Optional.of(kept.response());
+        }
+        remove(kept);
+        return Optional.empty();
+    }
+
+    /** Removes ended captures older than the retention; the scheduler runs it every minute. */
+    @Scheduled(fixedDelay = 1, initialDelay = 1, timeUnit = java.util.concurrent.TimeUnit.MINUTES)
+    synchronized void cleanUp() {
+        Instant oldest = clock.instant().minus(properties.retention());
+        for (Kept kept : new ArrayList<>(captures.values())) {
+            Instant ended = kept.session().stats().endedAt();
+            if (ended != null && ended.isBefore(oldest)) {
+                remove(kept);
+            }
+        }
+    }
+
+    private void remove(Kept kept) {
+        captures.remove(kept.id());
+        kept.session().stop(); // ended already unless its host's engine went away with it running
+        try {
+            Files.deleteIfExists(kept.session().file());
+        } catch (IOException e) {
+            log.warn("Could not delete capture file {}: {}", kept.session().file(), e.toString());
+        }
+    }
+
+    private List<Kept> ofHost(UUID hostId) {
+        return captures.values().stream().filter(k -> k.hostId().equals(hostId))
+                .sorted(Comparator.comparing(Kept::startedAt)).toList();
+    }
+
+    private Kept find(UUID hostId, UUID captureId) {
+        Kept kept = captures.get(captureId);
+        if (kept == null || !kept.hostId().equals(hostId)) {
+            throw new NotFoundException("Host " + hostId + " has no capture " + captureId + " (an ended capture is "
+                    + "removed after " + properties.retention() + ", edp.capture.retention)");
+        }
+        return kept;
+    }
+
+    private static CaptureFilter filter(CaptureRequest.Filter f) {
+        if (f == null) {
+            return CaptureFilter.ALL;
+        }
+        List<FieldProblem> problems = new ArrayList<>();
+        List<Cidr> addresses = new ArrayList<>();
+        List<String> given = f.addresses() == null ? List.of() : f.addresses();
+        for (int i = 0; i < given.size(); i++) {
+            String field = "filter.addresses[" + i + "]";
+            try {
+                addresses.add(Cidr.parse(given.get(i), field));
+            } catch (IllegalArgumentException e) { // "field: why"
+                problems.add(new FieldProblem(field, e.getMessage().substring(field.length() + 2)));
+            }
+        }
+        int protocol = protocol(f.protocol());
+        if (protocol > 255) {
+            problems.add(new FieldProblem("filter.protocol", "must be 0..255"));
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidRequestException(problems);
+        }
+        return new CaptureFilter(addresses, f.ports() == null ? List.of() : f.ports(), protocol);
+    }
+
+    private static int protocol(String text) {
+        return switch (text == null ? "" : text) {
+            case "" -> CaptureFilter.ANY_PROTOCOL;
+            case "tcp" -> FlowKey.PROTO_TCP;
+            case "udp" -> FlowKey.PROTO_UDP;
+            case "icmp" -> FlowKey.PROTO_ICMP;
+            case "icmpv6" -> FlowKey.PROTO_ICMPV6;
+            case "sctp" -> 132;
+            default -> Integer.parseInt(text); // the request's pattern let digits only through
+        };
+    }
+
+    private static int or(Integer value, int fallback) {
+        return value == null ? fallback : value;
+    }
+}
