@@ -91,7 +91,10 @@ class CaptureController {
     @Operation(operationId = "deleteCapture", summary = "Stop a capture, or remove an ended one",
             description = """
                     A running capture stops (200 with its final state; its file stays); an ended one is removed \
-                    with its file (204).""")
+                    with its file (204).""",
+            responses = {@ApiResponse(responseCode = "200", description = "Stopped: its final state",
+                    content = @Content(schema = @Schema(implementation = CaptureResponse.class))),
+                    @ApiResponse(responseCode = "204", description = "Removed with its file")})
     ResponseEntity<CaptureResponse> delete(@PathVariable UUID hostId, @PathVariable UUID captureId) {
         return captures.delete(hostId, captureId).map(ResponseEntity::ok)
                 .orElseGet(() -> ResponseEntity.noContent().build());

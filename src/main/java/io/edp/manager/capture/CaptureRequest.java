@@ -38,7 +38,7 @@ public record CaptureRequest(
         RX, TX, BOTH
     }
 
-    @Schema(description = "Frames kept: every given part must hold (tcpdump's `(net A or net B) and (port P or "
+    @Schema(name = "CaptureFilter", description = "Frames kept: every given part must hold (tcpdump's `(net A or net B) and (port P or "
             + "port Q) and proto X`); an address matches the source or the destination, a port the TCP, UDP or SCTP "
             + "source or destination port; a frame that is not IP passes only an empty filter")
     public record Filter(
