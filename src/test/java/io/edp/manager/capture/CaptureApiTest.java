@@ -37,11 +37,12 @@ class CaptureApiTest extends ManagerTest {
                 .contentType(MediaType.APPLICATION_JSON).content(json));
     }
 
-    /** A host with a VM whose engine runs; its id. */
+    /** A host with a VM whose engine runs with the VM's port; its id. */
     private String hostWithAnEngine(String name) throws Exception {
         String hostId = hostWithAVm(name);
-        await("the host's engine", () -> mvc.perform(get("/api/v1/hosts/" + hostId + "/captures").with(viewer()))
-                .andReturn().getResponse().getStatus(), code -> code == 200);
+        await("the host's engine with the VM's port", () -> mvc.perform(get("/api/v1/hosts/" + hostId
+                + "/stats/nic-queues").with(viewer())).andReturn().getResponse().getContentAsString(),
+                body -> body.contains("web-eth1"));
         return hostId;
     }
 
