@@ -9,6 +9,7 @@ import java.util.UUID;
 
 import io.edp.manager.api.WithoutDatabase;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -67,7 +68,8 @@ class CaptureController {
 
     @GetMapping("/{captureId}")
     @Operation(operationId = "getCapture", summary = "A capture's state and counts")
-    CaptureResponse get(@PathVariable UUID hostId, @PathVariable UUID captureId) {
+    CaptureResponse get(@PathVariable UUID hostId,
+            @Parameter(description = "The capture's id") @PathVariable UUID captureId) {
         return captures.get(hostId, captureId);
     }
 
@@ -78,7 +80,8 @@ class CaptureController {
                     has written so far: whole records only, at most a millisecond behind.""",
             responses = @ApiResponse(responseCode = "200", description = "The pcap file",
                     content = @Content(mediaType = PCAP, schema = @Schema(type = "string", format = "binary"))))
-    ResponseEntity<Resource> pcap(@PathVariable UUID hostId, @PathVariable UUID captureId) throws IOException {
+    ResponseEntity<Resource> pcap(@PathVariable UUID hostId,
+            @Parameter(description = "The capture's id") @PathVariable UUID captureId) throws IOException {
         var pcap = captures.pcap(hostId, captureId);
         var body = new InputStreamResource(new Prefix(Files.newInputStream(pcap.file()), pcap.length()));
         return ResponseEntity.ok().contentType(MediaType.parseMediaType(PCAP)).contentLength(pcap.length())
@@ -95,7 +98,8 @@ class CaptureController {
             responses = {@ApiResponse(responseCode = "200", description = "Stopped: its final state",
                     content = @Content(schema = @Schema(implementation = CaptureResponse.class))),
                     @ApiResponse(responseCode = "204", description = "Removed with its file")})
-    ResponseEntity<CaptureResponse> delete(@PathVariable UUID hostId, @PathVariable UUID captureId) {
+    ResponseEntity<CaptureResponse> delete(@PathVariable UUID hostId,
+            @Parameter(description = "The capture's id") @PathVariable UUID captureId) {
         return captures.delete(hostId, captureId).map(ResponseEntity::ok)
                 .orElseGet(() -> ResponseEntity.noContent().build());
     }

@@ -17,7 +17,7 @@ public record CaptureRequest(
         @NotBlank @Size(max = 63) String port,
         @Schema(description = "RX: frames the port receives, before the pipeline; TX: frames it transmits, after "
                 + "the rewrite; BOTH (the default)", example = "BOTH") Direction direction,
-        @Valid Filter filter,
+        @Schema(description = "Which frames are kept; left out: every frame") @Valid Filter filter,
         @Schema(description = "Frames to capture, then the capture ends; default " + DEFAULT_MAX_PACKETS,
                 example = "1000") @Min(1) @Max(MAX_PACKETS) Long maxPackets,
         @Schema(description = "Seconds to capture, then the capture ends; default " + DEFAULT_DURATION_SECONDS,

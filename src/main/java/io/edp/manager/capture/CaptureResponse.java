@@ -8,12 +8,22 @@ import io.swagger.v3.oas.annotations.media.Schema;
 
 /** A capture and its progress. */
 @Schema(description = "A live capture: what it records, its state and counts")
-public record CaptureResponse(UUID id, UUID hostId, String port, CaptureRequest.Direction direction,
-                              CaptureRequest.Filter filter, long maxPackets, int durationSeconds, int snaplen,
-                              boolean nanosecondTimestamps, CaptureStats.State state,
+public record CaptureResponse(@Schema(description = "The capture's id") UUID id,
+                              @Schema(description = "The host whose engine runs it") UUID hostId,
+                              @Schema(description = "The captured port's name", example = "vmnic0") String port,
+                              @Schema(description = "RX, TX or BOTH") CaptureRequest.Direction direction,
+                              @Schema(description = "The filter as given (empty: every frame)")
+                              CaptureRequest.Filter filter,
+                              @Schema(description = "The packet limit") long maxPackets,
+                              @Schema(description = "The time limit in seconds") int durationSeconds,
+                              @Schema(description = "Bytes kept of each frame") int snaplen,
+                              @Schema(description = "Whether the file has nanosecond timestamps")
+                              boolean nanosecondTimestamps,
+                              @Schema(description = "RUNNING, then ENDED") CaptureStats.State state,
                               @Schema(description = "Why it ended; null while it runs") CaptureStats.EndReason endReason,
                               @Schema(description = "Why its file could not be written (endReason FAILED)") String failure,
-                              Instant startedAt, Instant endedAt,
+                              @Schema(description = "When it started") Instant startedAt,
+                              @Schema(description = "When it ended; null while it runs") Instant endedAt,
                               @Schema(description = "Frames written to the file") long captured,
                               @Schema(description = "Frames that passed the filter but found a worker's capture "
                                       + "ring full: counted, never waited for") long dropped,
