@@ -74,6 +74,23 @@ options:
     default: 120
 '''
 
+    # wait for the global resources (rules, routes, profiles): every host the write bumped
+    GLOBAL_WAIT = r'''
+options:
+  wait:
+    description:
+      - Wait until every host the write bumped runs it (the write answers C(bumpedHosts), each host with the
+        generation it got), with the manager's long poll C(GET /api/v1/hosts/{id}/realization?generation=N&wait=30s)
+        per host. Fails if a host's push fails. Nothing written, nothing to wait for.
+    type: bool
+    default: false
+  wait_timeout:
+    description:
+      - Seconds to wait for all the realizations at most.
+    type: int
+    default: 120
+'''
+
     # host: for the resources that live on a host
     HOST = r'''
 options:

@@ -309,20 +309,29 @@ def parent(module, client, collection, name, what):
     return found and found['id']
 
 
-def run(module, resource, host_id=None):
+def run(module, resource, host_id=None, global_change=False):
     """
     Converges the resource and exits the module. With wait, long-polls the host's realization of the generation
     the write produced (or of whatever is desired now if nothing was written). host_id None: the resource's own id.
+    global_change: a resource of every host (rule, route, profile): with wait, long-polls the realization of each
+    host the write bumped, at the generation it got (nothing written, nothing to wait for).
     """
     result = resource.converge(module.params['state'])
     host_id = host_id or (result.get('resource') or {}).get('id')
     written = resource.last_write
     if written is not None and written.generation is not None:
         result['generation'] = written.generation
-    if module.params.get('wait') and host_id and not module.check_mode and module.params['state'] == 'present':
-        status = resource.client.wait_realized(host_id, result.get('generation'), module.params['wait_timeout'])
-        result['realization'] = status
-        result.setdefault('generation', status['realizedGeneration'])
+    if module.params.get('wait') and not module.check_mode:
+        if global_change:
+            # a global resource's write answers the hosts it bumped and their generations: wait for each
+            bumped = ((written.body or {}).get('bumpedHosts') or []) if written is not None else []
+            deadline = time.time() + module.params['wait_timeout']
+            result['realizations'] = [resource.client.wait_realized(
+                bump['hostId'], bump['generation'], max(1, int(deadline - time.time()))) for bump in bumped]
+        elif host_id and module.params['state'] == 'present':
+            status = resource.client.wait_realized(host_id, result.get('generation'), module.params['wait_timeout'])
+            result['realization'] = status
+            result.setdefault('generation', status['realizedGeneration'])
     if not module._diff:
         result.pop('diff')
     module.exit_json(**result)

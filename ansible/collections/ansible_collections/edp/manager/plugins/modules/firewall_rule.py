@@ -46,6 +46,7 @@ options:
     elements: str
 extends_documentation_fragment:
   - edp.manager.edp
+  - edp.manager.edp.global_wait
 '''
 
 EXAMPLES = r'''
@@ -68,14 +69,15 @@ resource:
 '''
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible_collections.edp.manager.plugins.module_utils.edp import EdpClient, Resource, edp_argument_spec, run
+from ansible_collections.edp.manager.plugins.module_utils.edp import (
+    EdpClient, Resource, edp_argument_spec, run, wait_options)
 
 FIELDS = ('name', 'priority', 'action', 'protocol', 'source', 'destination', 'sourcePorts', 'destinationPorts',
           'appliedTo')
 
 
 def main():
-    module = AnsibleModule(argument_spec=edp_argument_spec(
+    module = AnsibleModule(argument_spec=edp_argument_spec(**wait_options(
         name=dict(type='str', required=True),
         priority=dict(type='int'),
         action=dict(type='str', choices=['ALLOW', 'DROP', 'REJECT']),
@@ -85,14 +87,15 @@ def main():
         source_ports=dict(type='str'),
         destination_ports=dict(type='str'),
         applied_to=dict(type='list', elements='str'),
-    ), supports_check_mode=True)
+    )), supports_check_mode=True)
     params = module.params
     desired = dict(name=params['name'], priority=params['priority'], action=params['action'],
                    protocol=params['protocol'], source=params['source'], destination=params['destination'],
                    sourcePorts=params['source_ports'], destinationPorts=params['destination_ports'],
                    appliedTo=params['applied_to'])
     run(module, Resource(module, EdpClient(module), '/firewall/rules', dict(name=params['name']), desired, FIELDS,
-                         required=('priority', 'action', 'protocol', 'source', 'destination')))
+                         required=('priority', 'action', 'protocol', 'source', 'destination')),
+        global_change=True)
 
 
 if __name__ == '__main__':

@@ -27,6 +27,7 @@ options:
     type: dict
 extends_documentation_fragment:
   - edp.manager.edp
+  - edp.manager.edp.global_wait
 '''
 
 EXAMPLES = r'''
@@ -46,23 +47,24 @@ resource:
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.edp.manager.plugins.module_utils.edp import (
-    EdpClient, Resource, edp_argument_spec, normalized_settings, path_segment, run)
+    EdpClient, Resource, edp_argument_spec, normalized_settings, path_segment, run, wait_options)
 
 FIELDS = ('name', 'description', 'settings')
 
 
 def main():
-    module = AnsibleModule(argument_spec=edp_argument_spec(
+    module = AnsibleModule(argument_spec=edp_argument_spec(**wait_options(
         name=dict(type='str', required=True),
         description=dict(type='str'),
         settings=dict(type='dict'),
-    ), supports_check_mode=True)
+    )), supports_check_mode=True)
     params = module.params
     desired = dict(name=params['name'], description=params['description'],
                    settings=normalized_settings(params['settings']))
     run(module, Resource(module, EdpClient(module), '/edp-profiles', dict(name=params['name']), desired, FIELDS,
                          required=('name',),
-                         item_path=lambda item: '/edp-profiles/' + path_segment(item['name'])))
+                         item_path=lambda item: '/edp-profiles/' + path_segment(item['name'])),
+        global_change=True)
 
 
 if __name__ == '__main__':

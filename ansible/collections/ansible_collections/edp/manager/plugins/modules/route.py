@@ -29,6 +29,7 @@ options:
     type: int
 extends_documentation_fragment:
   - edp.manager.edp
+  - edp.manager.edp.global_wait
 '''
 
 EXAMPLES = r'''
@@ -48,24 +49,26 @@ resource:
 '''
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible_collections.edp.manager.plugins.module_utils.edp import EdpClient, Resource, edp_argument_spec, run
+from ansible_collections.edp.manager.plugins.module_utils.edp import (
+    EdpClient, Resource, edp_argument_spec, run, wait_options)
 
 FIELDS = ('prefix', 'output', 'nextHopMac', 'vlan')
 
 
 def main():
-    module = AnsibleModule(argument_spec=edp_argument_spec(
+    module = AnsibleModule(argument_spec=edp_argument_spec(**wait_options(
         prefix=dict(type='str', required=True),
         output=dict(type='str', required=True),
         next_hop_mac=dict(type='str'),
         vlan=dict(type='int'),
-    ), supports_check_mode=True)
+    )), supports_check_mode=True)
     params = module.params
     next_hop = params['next_hop_mac']
     desired = dict(prefix=params['prefix'], output=params['output'],
                    nextHopMac=next_hop and next_hop.lower(), vlan=params['vlan'])
     run(module, Resource(module, EdpClient(module), '/routing/routes',
-                         dict(prefix=params['prefix'], output=params['output']), desired, FIELDS, required=FIELDS))
+                         dict(prefix=params['prefix'], output=params['output']), desired, FIELDS, required=FIELDS),
+        global_change=True)
 
 
 if __name__ == '__main__':
