@@ -169,11 +169,13 @@ class OperationsPageBrowserTest {
         assertThat(consoleErrors()).as("console errors").isEmpty();
     }
 
-    private void signIn(String user, String password) {
+    /** Signs in and waits for the page the form leads to: a navigation begun earlier would cancel the sign-in. */
+    private void signIn(String user, String password) throws Exception {
         browser.get(api.base() + "/login");
         browser.findElement(By.id("username")).sendKeys(user);
         browser.findElement(By.id("password")).sendKeys(password);
         browser.findElement(By.cssSelector("button[type=submit]")).click();
+        await("the signed-in page", browser::getCurrentUrl, url -> url.contains("/ui/") && !url.contains("/login"));
     }
 
     private List<LogEntry> consoleErrors() {
