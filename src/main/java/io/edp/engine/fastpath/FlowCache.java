@@ -202,18 +202,16 @@ public final class FlowCache {
     /**
      * Loads the entry line the key of {@code hash} most likely occupies (and its counters' line when
      * {@code counting}), without deciding anything: a burst warms all its packets' entries first so that their cache
-     * misses overlap instead of queueing. Returns the connection reference that entry holds (or whatever a slot
-     * it does not occupy holds: a hint, never trusted), so that the caller can warm the connection's line too.
+     * misses overlap instead of queueing. The connection line a hit stores its time into is not warmed: a store
+     * that misses does not stall the worker, and loading that line ahead made the stage slower (docs/benchmarks.md).
      */
-    public int warm(int hash, boolean counting) {
+    public void warm(int hash, boolean counting) {
         int first = primary(hash);
         int slot = first;
         for (int s = first; s < first + WAYS; s++) {
             slot = signatures[s] == hash ? s : slot;
         }
-        long lastHit = get(slot * WORDS + 7);
         warmed += counting ? get(slot * WORDS) + get(slot * WORDS + PACKETS_WORD) : get(slot * WORDS);
-        return (int) lastHit;
     }
 
     /** The action index of a current entry found by {@link #lookup}. */
@@ -607,11 +605,11 @@ public final class FlowCache {
     }
 
     private long get(int word) {
-        return entries.getAtIndex(ValueLayout.JAVA_LONG, word);
+        return entries.getAtIndex(LONG, word);
     }
 
     private void set(int word, long value) {
-        entries.setAtIndex(ValueLayout.JAVA_LONG, word, value);
+        entries.setAtIndex(LONG, word, value);
     }
 
     private void add(int word, long value) {

@@ -274,16 +274,6 @@ public final class ConnectionTable {
         SEEN.setOpaque(seen, reference, nowMillis);
     }
 
-    /**
-     * Loads the lines a fast-path hit on the connection direction {@code reference} will write ({@link #touch},
-     * and {@link #count} when {@code counted}), so that a burst's misses on them overlap. Any int is accepted (a
-     * hint read from a cache slot may be stale); returns what it read, for the caller to keep the loads alive.
-     */
-    public long warm(int reference, boolean counted) {
-        int at = reference & (seen.length - 1);
-        return counted ? seen[at] + counts[at * 2] : seen[at];
-    }
-
     /** The state ({@link #SYN_SENT} .. {@link #ACTIVE}) of the connection {@code reference}, as it is now. */
     public int state(int reference) {
         int slot = reference >>> 1;

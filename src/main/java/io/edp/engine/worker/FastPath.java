@@ -95,14 +95,9 @@ final class FastPath {
         }
     }
 
-    /**
-     * Touches the entry lines {@code hash} maps to and the connection lines a hit on that entry writes, so that
-     * the misses of a burst's packets overlap; returns what it read (the caller keeps the loads alive).
-     */
-    long warm(int hash, Generation g) {
-        int connection = cache.warm(hash, meter.on());
-        return connection == FlowCache.NO_CONNECTION ? 0
-                : g.tables().connections().warm(connection, g.tables().rules().logs());
+    /** Touches the entry lines {@code hash} maps to, so that the misses of a burst's packets overlap. */
+    void warm(int hash) {
+        cache.warm(hash, meter.on());
     }
 
     /**
