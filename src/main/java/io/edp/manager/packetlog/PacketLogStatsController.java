@@ -29,6 +29,6 @@ class PacketLogStatsController {
     @Operation(operationId = "getPacketLogStats", summary = "Firewall packet log: lines queued, suppressed, lost, "
             + "written, output errors", description = "404 while the host runs no engine.")
     PacketLogReport packetLog(@PathVariable UUID hostId) {
-        return PacketLogReport.of(Instant.now(), engines.require(hostId).packetLog().stats());
+        return PacketLogReport.of(Instant.now(), engines.require(hostId).packetLogStats());
     }
 }

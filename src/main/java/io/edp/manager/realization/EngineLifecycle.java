@@ -2,8 +2,6 @@ package io.edp.manager.realization;
 
 import java.util.UUID;
 
-import io.edp.engine.Engine;
-
 /**
  * Published when an embedded engine starts, takes a new configuration live, or stops, so that metrics can follow
  * the engines (and, say, their rules).
@@ -12,12 +10,12 @@ public sealed interface EngineLifecycle {
 
     UUID hostId();
 
-    record Started(UUID hostId, String hostName, Engine engine) implements EngineLifecycle {
+    record Started(UUID hostId, String hostName, HostEngine engine) implements EngineLifecycle {
     }
 
-    record Reconfigured(UUID hostId, Engine engine) implements EngineLifecycle {
+    record Reconfigured(UUID hostId, HostEngine engine) implements EngineLifecycle {
     }
 
-    record Stopped(UUID hostId, Engine engine) implements EngineLifecycle {
+    record Stopped(UUID hostId, HostEngine engine) implements EngineLifecycle {
     }
 }

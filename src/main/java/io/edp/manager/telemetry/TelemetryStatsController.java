@@ -34,6 +34,6 @@ class TelemetryStatsController {
         var engine = engines.require(hostId);
         var now = Instant.now();
         return new TelemetryReport(now, TelemetryReport.Ipfix.of(engine.ipfixStats()),
-                PacketLogReport.of(now, engine.packetLog().stats()));
+                PacketLogReport.of(now, engine.packetLogStats()));
     }
 }

@@ -48,12 +48,12 @@ class EmbeddedEnginesTest {
                 .build();
         try {
             engines.push(new HostDataPath(host, "esx-1", 1, config));
-            Engine first = engines.engine(host).orElseThrow();
+            Engine first = running(host);
             send(first, 1, Frames.ethernet(VM_B_MAC, VM_A_MAC).ipv4(17, VM_A, VM_B, 64, 0, 8).udp(40000, 53, 0));
             Traffic.drained(first, 1);
 
             engines.push(new HostDataPath(host, "esx-1", 2, config.toBuilder().workers(0, 2).build()));
-            Engine second = engines.engine(host).orElseThrow();
+            Engine second = running(host);
             send(second, 0, Frames.ethernet(VM_A_MAC, VM_B_MAC).vlan(0x8100, 10).ipv4(17, VM_B, VM_A, 64, 0, 8)
                     .udp(53, 40000, 0));
             Traffic.drained(second, 1);
@@ -87,6 +87,10 @@ class EmbeddedEnginesTest {
     private static EngineConfig pcapEngine(String txFile) {
         return EngineConfig.builder().mode(Mode.EDP_STANDARD).mbufs(4096)
                 .port(new PortConfig(0, "uplink0", 0, 1, 1, "pcap", Map.of("txFile", txFile))).build();
+    }
+
+    private Engine running(UUID hostId) {
+        return ((InProcessEngine) engines.engine(hostId).orElseThrow()).engine();
     }
 
     private static void send(Engine engine, int port, Frames frame) {

@@ -106,8 +106,18 @@ public class FaultInjection {
         }
 
         @Override
-        public Optional<Engine> engine(UUID hostId) {
+        public Optional<HostEngine> engine(UUID hostId) {
             return engines.engine(hostId);
+        }
+
+        @Override
+        public Optional<String> fault(UUID hostId) {
+            return engines.fault(hostId);
+        }
+
+        /** The engine itself, for tests that break it. */
+        public Engine running(UUID hostId) {
+            return ((InProcessEngine) require(hostId)).engine();
         }
 
     }
