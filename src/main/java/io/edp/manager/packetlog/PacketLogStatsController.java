@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.UUID;
 
 import io.edp.manager.api.WithoutDatabase;
-import io.edp.manager.realization.HostEngines;
+import io.edp.manager.engines.HostEngines;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.MediaType;

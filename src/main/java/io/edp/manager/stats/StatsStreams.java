@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.edp.engine.FlowStats;
-import io.edp.manager.realization.HostEngine;
-import io.edp.manager.realization.HostEngines;
+import io.edp.manager.engines.HostEngine;
+import io.edp.manager.engines.HostEngines;
 import io.edp.manager.traffic.TrafficService;
 import jakarta.annotation.PreDestroy;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;

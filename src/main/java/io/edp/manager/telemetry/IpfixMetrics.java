@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.function.ToLongFunction;
 
 import io.edp.engine.telemetry.IpfixStats;
-import io.edp.manager.realization.HostEngine;
+import io.edp.manager.engines.HostEngine;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;

@@ -14,13 +14,13 @@ import io.edp.engine.slowpath.MacAddress;
 import io.edp.engine.trace.PacketFields;
 import io.edp.manager.api.FieldProblem;
 import io.edp.manager.api.InvalidRequestException;
-import io.edp.manager.realization.EnginePorts;
-import io.edp.manager.realization.HostEngines;
+import io.edp.manager.engines.EnginePorts;
+import io.edp.manager.engines.HostEngines;
 import org.springframework.stereotype.Service;
 
 /**
  * Traces packets through the hosts' engines: turns a request into a frame and an ingress port of the engine, asks
- * the engine ({@link io.edp.manager.realization.HostEngine#trace}, read-only) and names the ports in the answer.
+ * the engine ({@link io.edp.manager.engines.HostEngine#trace}, read-only) and names the ports in the answer.
  */
 @Service
 class TraceService {

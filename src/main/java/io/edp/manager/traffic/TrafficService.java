@@ -10,10 +10,10 @@ import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.nic.loopback.TrafficProfile;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
-import io.edp.manager.realization.EngineLifecycle;
-import io.edp.manager.realization.HostEngine;
-import io.edp.manager.realization.HostEngines;
-import io.edp.manager.realization.TrafficRun;
+import io.edp.manager.engines.EngineLifecycle;
+import io.edp.manager.engines.HostEngine;
+import io.edp.manager.engines.HostEngines;
+import io.edp.manager.engines.TrafficRun;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
 

@@ -1,4 +1,4 @@
-package io.edp.manager.realization;
+package io.edp.manager.engines;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,6 +15,7 @@ import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.Verdict;
 import io.edp.manager.database.DataDirectoryProperties;
 import io.edp.manager.host.pnic.NicConfinement;
+import io.edp.manager.realization.EngineProperties;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ class EmbeddedEnginesTest {
     private final EmbeddedEngines engines =
             new EmbeddedEngines(event -> { }, new NicConfinement(
                     new EngineProperties(4096, 65536, false, null, null, null),
-                    new DataDirectoryProperties(Path.of("target", "embedded-engines-test"))));
+                    new DataDirectoryProperties(Path.of("target", "embedded-engines-test"))).drivers());
     private final UUID host = UUID.randomUUID();
 
     @Test
@@ -69,7 +70,8 @@ class EmbeddedEnginesTest {
     @Test
     void aPcapPortOpensOnlyInsideThePcapDirectoryWhereItsRelativeNamesResolve(@TempDir Path data) throws Exception {
         var confined = new EmbeddedEngines(event -> { }, new NicConfinement(
-                new EngineProperties(4096, 65536, true, null, null, null), new DataDirectoryProperties(data)));
+                new EngineProperties(4096, 65536, true, null, null, null), new DataDirectoryProperties(data))
+                .drivers());
         var outside = Files.writeString(data.resolve("shadow"), "root:x:0:0");
         try {
             assertThatThrownBy(() -> confined.push(new HostDataPath(host, "esx-1", 1, pcapEngine(outside.toString()))))

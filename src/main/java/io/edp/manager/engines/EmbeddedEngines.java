@@ -1,4 +1,4 @@
-package io.edp.manager.realization;
+package io.edp.manager.engines;
 
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -13,7 +13,6 @@ import io.edp.engine.nic.NicDrivers;
 import io.edp.engine.nic.PortConfig;
 import io.edp.engine.time.SystemClock;
 import io.edp.engine.worker.WorkerHealth;
-import io.edp.manager.host.pnic.NicConfinement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -38,9 +37,10 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
     private final ApplicationEventPublisher events;
     private final NicDrivers drivers;
 
-    EmbeddedEngines(ApplicationEventPublisher events, NicConfinement confinement) {
+    /** {@code drivers}: the host module's confined drivers (its {@code NicConfinement}). */
+    EmbeddedEngines(ApplicationEventPublisher events, NicDrivers drivers) {
         this.events = events;
-        this.drivers = confinement.drivers();
+        this.drivers = drivers;
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.edp.manager.realization;
+package io.edp.manager.engines;
 
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -28,13 +28,13 @@ public class FaultInjection {
 
     public static final class FaultyEngines implements HostEngines {
 
-        private final HostEngines engines;
+        private final EmbeddedEngines engines;
         private final Set<UUID> failing = ConcurrentHashMap.newKeySet();
         private final AtomicInteger inFlight = new AtomicInteger();
         private final AtomicInteger maxInFlight = new AtomicInteger();
         private volatile CountDownLatch held;
 
-        FaultyEngines(HostEngines engines) {
+        FaultyEngines(EmbeddedEngines engines) {
             this.engines = engines;
         }
 
@@ -113,6 +113,11 @@ public class FaultInjection {
         @Override
         public Optional<String> fault(UUID hostId) {
             return engines.fault(hostId);
+        }
+
+        /** Closes every engine, as if the process had ended. */
+        public void stopEveryEngine() {
+            engines.destroy();
         }
 
         /** The engine itself, for tests that break it. */
