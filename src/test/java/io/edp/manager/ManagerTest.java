@@ -18,7 +18,7 @@ import java.util.UUID;
 import java.util.function.Predicate;
 
 import com.jayway.jsonpath.JsonPath;
-import io.edp.manager.realization.FaultInjection;
+import io.edp.manager.engines.FaultInjection;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;

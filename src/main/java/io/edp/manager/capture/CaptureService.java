@@ -17,7 +17,6 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.edp.engine.capture.CaptureFilter;
-import io.edp.engine.capture.CaptureSession;
 import io.edp.engine.capture.CaptureSpec;
 import io.edp.engine.capture.CaptureStats;
 import io.edp.engine.packet.FlowKey;
@@ -27,8 +26,9 @@ import io.edp.manager.api.FieldProblem;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.database.DataDirectoryProperties;
-import io.edp.manager.realization.EnginePorts;
-import io.edp.manager.realization.HostEngines;
+import io.edp.manager.engines.EnginePorts;
+import io.edp.manager.engines.HostEngine;
+import io.edp.manager.engines.HostEngines;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -53,13 +53,21 @@ class CaptureService {
     private final Clock clock;
     private final Map<UUID, Kept> captures = new ConcurrentHashMap<>();
 
-    /** A capture as the API shows it: the request's values with its defaults, and the engine's session. */
+    /**
+     * A capture as the API shows it: the request's values with its defaults, its spec and file, and the engine that
+     * runs it (which keeps answering for it after the host's engine was replaced).
+     */
     private record Kept(UUID id, UUID hostId, String port, CaptureRequest.Direction direction,
-                        CaptureRequest.Filter filter, Instant startedAt, CaptureSession session) {
+                        CaptureRequest.Filter filter, Instant startedAt, CaptureSpec spec, Path file,
+                        HostEngine engine) {
+
+        CaptureStats stats() {
+            // known to the engine until remove() forgets it, which a reader may just have missed
+            return engine.capture(id).orElseThrow(() -> new NotFoundException("Capture " + id + " was removed"));
+        }
 
         CaptureResponse response() {
-            CaptureStats s = session.stats();
-            CaptureSpec spec = session.spec();
+            CaptureStats s = stats();
             return new CaptureResponse(id, hostId, port, direction, filter, spec.maxPackets(),
                     (int) spec.maxDuration().toSeconds(), spec.snaplen(), spec.nanosecondTimestamps(), s.state(),
                     s.endReason(), s.failure(), startedAt, s.endedAt(), s.captured(), s.dropped(), s.bytes(),
@@ -67,7 +75,7 @@ class CaptureService {
         }
 
         boolean running() {
-            return session.stats().state() == CaptureStats.State.RUNNING;
+            return stats().state() == CaptureStats.State.RUNNING;
         }
     }
 
@@ -127,16 +135,12 @@ class CaptureService {
             } catch (IOException e) {
                 throw new UncheckedIOException("capture directory " + dir + ": " + e.getMessage(), e);
             }
-            CaptureSession session;
-            try {
-                session = engine.capture(spec, dir.resolve(id + ".pcap"));
-            } catch (IllegalArgumentException e) { // the port went away with a push meanwhile
-                throw new InvalidRequestException("port", e.getMessage());
-            }
+            var file = dir.resolve(id + ".pcap");
+            engine.startCapture(id, spec, file);
             var filterShown = request.filter() != null ? request.filter()
                     : new CaptureRequest.Filter(List.of(), List.of(), null);
             var kept = new Kept(id, hostId, EnginePorts.name(engine.config(), port), direction, filterShown,
-                    clock.instant(), session);
+                    clock.instant(), spec, file, engine);
             captures.put(id, kept);
             return kept.response();
         }
@@ -157,7 +161,7 @@ class CaptureService {
     /** The capture's file as far as it holds whole records, and that length. */
     Pcap pcap(UUID hostId, UUID captureId) {
         Kept kept = find(hostId, captureId);
-        return new Pcap(kept.session().file(), kept.session().stats().fileBytes(), captureId + ".pcap");
+        return new Pcap(kept.file(), kept.stats().fileBytes(), captureId + ".pcap");
     }
 
     record Pcap(Path file, long length, String name) {
@@ -167,7 +171,7 @@ class CaptureService {
     synchronized Optional<CaptureResponse> delete(UUID hostId, UUID captureId) {
         Kept kept = find(hostId, captureId);
         if (kept.running()) {
-            kept.session().stop();
+            kept.engine().stopCapture(captureId);
             return Optional.of(kept.response());
         }
         remove(kept);
@@ -179,7 +183,7 @@ class CaptureService {
     synchronized void cleanUp() {
         Instant oldest = clock.instant().minus(properties.retention());
         for (Kept kept : new ArrayList<>(captures.values())) {
-            Instant ended = kept.session().stats().endedAt();
+            Instant ended = kept.stats().endedAt();
             if (ended != null && ended.isBefore(oldest)) {
                 remove(kept);
             }
@@ -188,11 +192,11 @@ class CaptureService {
 
     private void remove(Kept kept) {
         captures.remove(kept.id());
-        kept.session().stop(); // ended already unless its host's engine went away with it running
+        kept.engine().forgetCapture(kept.id()); // stops it if its host's engine went away with it running
         try {
-            Files.deleteIfExists(kept.session().file());
+            Files.deleteIfExists(kept.file());
         } catch (IOException e) {
-            log.warn("Could not delete capture file {}: {}", kept.session().file(), e.toString());
+            log.warn("Could not delete capture file {}: {}", kept.file(), e.toString());
         }
     }
 

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.UUID;
 
 import io.edp.manager.api.WithoutDatabase;
-import io.edp.manager.realization.HostEngines;
+import io.edp.manager.engines.HostEngines;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.MediaType;
@@ -29,6 +29,6 @@ class PacketLogStatsController {
     @Operation(operationId = "getPacketLogStats", summary = "Firewall packet log: lines queued, suppressed, lost, "
             + "written, output errors", description = "404 while the host runs no engine.")
     PacketLogReport packetLog(@PathVariable UUID hostId) {
-        return PacketLogReport.of(Instant.now(), engines.require(hostId).packetLog().stats());
+        return PacketLogReport.of(Instant.now(), engines.require(hostId).packetLogStats());
     }
 }

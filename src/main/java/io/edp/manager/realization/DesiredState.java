@@ -1,7 +1,7 @@
 package io.edp.manager.realization;
 
-import java.util.HashSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,12 +18,13 @@ import io.edp.engine.slowpath.Route;
 import io.edp.engine.slowpath.Verdict;
 import io.edp.manager.edp.EdpSettings;
 import io.edp.manager.edp.HostEdpService;
+import io.edp.manager.engines.HostDataPath;
 import io.edp.manager.firewall.FirewallRuleResponse;
 import io.edp.manager.firewall.FirewallRuleService;
+import io.edp.manager.host.pnic.DriverSettings;
 import io.edp.manager.packetlog.PacketLogDirectory;
 import io.edp.manager.packetlog.SyslogServerResponse;
 import io.edp.manager.packetlog.SyslogServerService;
-import io.edp.manager.host.pnic.DriverSettings;
 import io.edp.manager.routing.GatewayService;
 import io.edp.manager.routing.RouteService;
 import io.edp.manager.telemetry.IpfixCollectorService;

@@ -11,12 +11,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
-import io.edp.engine.Engine;
 import io.edp.engine.EngineStats;
 import io.edp.engine.RuleStats;
 import io.edp.engine.slowpath.ConnectionTableStats;
 import io.edp.manager.packetlog.PacketLogMetrics;
-import io.edp.manager.realization.EngineLifecycle;
+import io.edp.manager.engines.EngineLifecycle;
+import io.edp.manager.engines.HostEngine;
 import io.edp.manager.telemetry.IpfixMetrics;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -81,7 +81,7 @@ class EngineMetrics {
         var snapshots = new Snapshot<>(engine::stats);
         var ids = new ArrayList<Meter.Id>();
         var host = Tags.of("host", started.hostName(), "host_id", started.hostId().toString());
-        for (int i = 0; i < started.engine().workerCount(); i++) {
+        for (int i = 0; i < engine.config().workerCount(); i++) {
             int worker = i;
             var tags = host.and("worker", Integer.toString(worker));
             counter(ids, "edp.flowcache.hits", "Packets that hit a current flow-cache entry", tags, snapshots,
@@ -138,9 +138,9 @@ class EngineMetrics {
         routerReply(ids, "packet_too_big", host, snapshots, s -> s.routerReplies().packetTooBig());
         counter(ids, "edp.router.replies.rate.limited", "Router packets held back by the per-worker rate limit",
                 host, snapshots, s -> s.routerReplies().rateLimited());
-        // the snapshots hold the engine, and the engine its packet log, for Micrometer's weak references
+        // the snapshots hold the engine for Micrometer's weak references
         ids.addAll(IpfixMetrics.register(registry, host, engine));
-        ids.addAll(PacketLogMetrics.register(registry, host, engine.packetLog()));
+        ids.addAll(PacketLogMetrics.register(registry, host, engine));
         var rules = new Snapshot<Map<Integer, RuleStats>>(() -> byId(engine.ruleStats()));
         var registered = new Registered(snapshots, rules, connections, host, ids, new ConcurrentHashMap<>());
         meters.put(started.hostId(), registered);
@@ -157,7 +157,7 @@ class EngineMetrics {
     }
 
     /** One packets, bytes and connections counter per rule the engine runs, tagged with the rule's id. */
-    private synchronized void followRules(Registered registered, Engine engine) {
+    private synchronized void followRules(Registered registered, HostEngine engine) {
         Set<Integer> running = new HashSet<>();
         engine.config().firewallRules().forEach(r -> running.add(r.id()));
         registered.ruleIds().entrySet().removeIf(rule -> {

@@ -7,7 +7,7 @@ import java.util.TreeSet;
 import java.util.UUID;
 
 import io.edp.manager.firewall.FirewallRuleService;
-import io.edp.manager.realization.HostEngines;
+import io.edp.manager.engines.HostEngines;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.MediaType;

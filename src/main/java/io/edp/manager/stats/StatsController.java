@@ -7,7 +7,7 @@ import java.util.UUID;
 import io.edp.manager.api.PageParams;
 import io.edp.manager.api.PageResponse;
 import io.edp.manager.api.WithoutDatabase;
-import io.edp.manager.realization.HostEngines;
+import io.edp.manager.engines.HostEngines;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;

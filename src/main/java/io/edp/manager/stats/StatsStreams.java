@@ -13,9 +13,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.edp.engine.Engine;
 import io.edp.engine.FlowStats;
-import io.edp.manager.realization.HostEngines;
+import io.edp.manager.engines.HostEngine;
+import io.edp.manager.engines.HostEngines;
 import io.edp.manager.traffic.TrafficService;
 import jakarta.annotation.PreDestroy;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -115,7 +115,7 @@ class StatsStreams {
             }
         }
 
-        private StatsSnapshot snapshot(Engine engine) {
+        private StatsSnapshot snapshot(HostEngine engine) {
             var stats = engine.stats();
             return new StatsSnapshot(stats.takenAt(), StatsReports.threads(stats),
                     StatsReports.flowCache(stats, engines.generation(hostId).orElse(0)),

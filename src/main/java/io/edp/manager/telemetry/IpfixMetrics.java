@@ -3,8 +3,8 @@ package io.edp.manager.telemetry;
 import java.util.List;
 import java.util.function.ToLongFunction;
 
-import io.edp.engine.Engine;
 import io.edp.engine.telemetry.IpfixStats;
+import io.edp.manager.engines.HostEngine;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -21,7 +21,7 @@ public final class IpfixMetrics {
     }
 
     /** Registers the meters of {@code engine} (which must be held strongly elsewhere: Micrometer holds it weakly). */
-    public static List<Meter.Id> register(MeterRegistry registry, Tags host, Engine engine) {
+    public static List<Meter.Id> register(MeterRegistry registry, Tags host, HostEngine engine) {
         return List.of(
                 counter(registry, "edp.ipfix.records", "IPFIX data records exported", host, engine,
                         IpfixStats::recordsExported),
@@ -39,7 +39,7 @@ public final class IpfixMetrics {
     }
 
     private static Meter.Id counter(MeterRegistry registry, String name, String description, Tags tags,
-                                    Engine engine, ToLongFunction<IpfixStats> value) {
+                                    HostEngine engine, ToLongFunction<IpfixStats> value) {
         return FunctionCounter.builder(name, engine, e -> value.applyAsLong(e.ipfixStats()))
                 .description(description).tags(tags).register(registry).getId();
     }

@@ -5,7 +5,7 @@ import java.util.UUID;
 
 import io.edp.manager.api.WithoutDatabase;
 import io.edp.manager.packetlog.PacketLogReport;
-import io.edp.manager.realization.HostEngines;
+import io.edp.manager.engines.HostEngines;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.MediaType;
@@ -34,6 +34,6 @@ class TelemetryStatsController {
         var engine = engines.require(hostId);
         var now = Instant.now();
         return new TelemetryReport(now, TelemetryReport.Ipfix.of(engine.ipfixStats()),
-                PacketLogReport.of(now, engine.packetLog().stats()));
+                PacketLogReport.of(now, engine.packetLogStats()));
     }
 }

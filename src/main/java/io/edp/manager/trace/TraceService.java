@@ -14,13 +14,13 @@ import io.edp.engine.slowpath.MacAddress;
 import io.edp.engine.trace.PacketFields;
 import io.edp.manager.api.FieldProblem;
 import io.edp.manager.api.InvalidRequestException;
-import io.edp.manager.realization.EnginePorts;
-import io.edp.manager.realization.HostEngines;
+import io.edp.manager.engines.EnginePorts;
+import io.edp.manager.engines.HostEngines;
 import org.springframework.stereotype.Service;
 
 /**
- * Traces packets through the hosts' embedded engines: turns a request into a frame and an ingress port of the
- * engine, asks the engine ({@link io.edp.engine.Engine#trace}, read-only) and names the ports in the answer.
+ * Traces packets through the hosts' engines: turns a request into a frame and an ingress port of the engine, asks
+ * the engine ({@link io.edp.manager.engines.HostEngine#trace}, read-only) and names the ports in the answer.
  */
 @Service
 class TraceService {
@@ -43,13 +43,9 @@ class TraceService {
         var config = engine.config();
         int port = EnginePorts.port(config, request.ingress(), "ingress");
         byte[] frame = request.frameHex() != null ? fromHex(request) : fields(request, config, port).frame();
-        try {
-            var trace = engine.trace(port, frame);
-            return TraceResponse.of(HexFormat.of().formatHex(frame), engines.generation(hostId).orElse(0), trace,
-                    id -> EnginePorts.name(config, id));
-        } catch (IllegalArgumentException e) { // the port went away with a configuration pushed meanwhile
-            throw new InvalidRequestException("ingress", e.getMessage());
-        }
+        var trace = engine.trace(port, frame);
+        return TraceResponse.of(HexFormat.of().formatHex(frame), engines.generation(hostId).orElse(0), trace,
+                id -> EnginePorts.name(config, id));
     }
 
     private static byte[] fromHex(TraceRequest request) {

@@ -1,31 +1,24 @@
 package io.edp.manager.traffic;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.edp.engine.Engine;
-import io.edp.engine.nic.PortConfig;
 import io.edp.engine.nic.loopback.LoopbackNic;
-import io.edp.engine.nic.loopback.TrafficGenerator;
 import io.edp.engine.nic.loopback.TrafficProfile;
-import io.edp.engine.nic.loopback.TrafficSink;
-import io.edp.engine.packet.DropReason;
-import io.edp.manager.api.ConflictException;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
-import io.edp.manager.realization.EngineLifecycle;
-import io.edp.manager.realization.HostEngines;
+import io.edp.manager.engines.EngineLifecycle;
+import io.edp.manager.engines.HostEngine;
+import io.edp.manager.engines.HostEngines;
+import io.edp.manager.engines.TrafficRun;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
 
 /**
- * Traffic runs on the loopback NICs of the embedded engines, one per host at a time. Counters of a run are the
+ * Traffic runs on the loopback NICs of the hosts' engines, one per host at a time. Counters of a run are the
  * engine's and the sinks' since the run started. A run belongs to the engine it started on: when the host's engine
  * stops (host deleted, or rebuilt because its workers changed), the run ends and is forgotten.
  */
@@ -41,126 +34,64 @@ public class TrafficService {
         this.engines = engines;
     }
 
-    /** A started profile and the counters it started from. */
-    private record Run(Engine engine, TrafficRequest request, TrafficGenerator generator, Instant startedAt,
-                       Totals before) {
-    }
-
-    private record Totals(long received, long lost, long reordered, Map<DropReason, Long> dropped) {
-
-        static Totals of(Engine engine) {
-            long received = 0;
-            long lost = 0;
-            long reordered = 0;
-            for (var sink : sinks(engine)) {
-                received += sink.packets();
-                lost += sink.lost();
-                reordered += sink.reordered();
-            }
-            return new Totals(received, lost, reordered, engine.stats().drops());
-        }
+    /** A profile started on an engine: the engine counts it, the request is what the API shows beside. */
+    private record Run(HostEngine engine, TrafficRequest request) {
     }
 
     synchronized TrafficStatus start(UUID hostId, TrafficRequest request) {
         var engine = engines.require(hostId);
-        var current = runs.get(hostId);
-        if (current != null && current.engine() == engine && !current.generator().finished()) {
-            throw new ConflictException("Traffic is already running on host " + hostId + "; stop it first");
-        }
-        var nic = loopbackNic(engine, request.nic());
-        var before = Totals.of(engine);
-        TrafficGenerator generator;
-        try {
-            generator = nic.startTraffic(profile(request));
-        } catch (IllegalArgumentException e) {
-            throw new InvalidRequestException("profile", e.getMessage());
-        }
-        var run = new Run(engine, request, generator, Instant.now(), before);
-        runs.put(hostId, run);
-        return status(run);
+        var started = engine.startTraffic(request.nic(), profile(request));
+        runs.put(hostId, new Run(engine, request));
+        return status(started, request);
     }
 
-    /** A run ends with its engine (host deleted, engine rebuilt): forget it, and the engine's memory with it. */
+    /** A run ends with its engine (host deleted, engine rebuilt): forget it, and the engine's handle with it. */
     @EventListener
     void engineStopped(EngineLifecycle.Stopped stopped) {
         runs.computeIfPresent(stopped.hostId(), (id, run) -> run.engine() == stopped.engine() ? null : run);
     }
 
     TrafficStatus status(UUID hostId) {
-        return status(run(hostId));
+        var run = run(hostId);
+        return status(run.engine().traffic().orElseThrow(() -> notStarted(hostId)), run.request());
     }
 
     /** The host's run, if one was started on its current engine: what the statistics stream shows beside it. */
     public Optional<TrafficStatus> current(UUID hostId) {
-        return Optional.ofNullable(runs.get(hostId)).map(TrafficService::status);
+        return Optional.ofNullable(runs.get(hostId))
+                .flatMap(run -> run.engine().traffic().map(counters -> status(counters, run.request())));
     }
 
     TrafficStatus stop(UUID hostId) {
         var run = run(hostId);
-        run.generator().stop();
-        return status(run);
+        return status(run.engine().stopTraffic().orElseThrow(() -> notStarted(hostId)), run.request());
     }
 
     /** Frames of flow {@code flowId} that reached any sink of the host's engine since it started. */
     long flowReceived(UUID hostId, int flowId) {
         var engine = engines.require(hostId);
-        // the embedded engines' loopback ports keep the default per-flow bookkeeping of their sinks
+        // the engines' loopback ports keep the default per-flow bookkeeping of their sinks
         if (flowId < 0 || flowId >= LoopbackNic.DEFAULT_SINK_FLOWS) {
             throw new InvalidRequestException("flowId", "must be 0.." + (LoopbackNic.DEFAULT_SINK_FLOWS - 1));
         }
-        long received = 0;
-        for (var sink : sinks(engine)) {
-            received += sink.flowPackets(flowId);
-        }
-        return received;
+        return engine.flowReceived(flowId);
     }
 
     private Run run(UUID hostId) {
         var run = runs.get(hostId);
         if (run == null) {
-            throw new NotFoundException("No traffic was started on host " + hostId);
+            throw notStarted(hostId);
         }
         return run;
     }
 
-    private static TrafficStatus status(Run run) {
-        var now = Totals.of(run.engine());
-        var dropped = new TreeMap<String, Long>();
-        now.dropped().forEach((reason, count) -> {
-            long since = count - run.before().dropped().getOrDefault(reason, 0L);
-            if (since != 0) {
-                dropped.put(reason.name(), since);
-            }
-        });
-        return new TrafficStatus(run.request().nic(), !run.generator().finished(), run.startedAt(), Instant.now(),
-                run.generator().sent(), now.received() - run.before().received(), dropped,
-                now.lost() - run.before().lost(), now.reordered() - run.before().reordered(), run.request());
+    private static NotFoundException notStarted(UUID hostId) {
+        return new NotFoundException("No traffic was started on host " + hostId);
     }
 
-    /** The engine port of physical NIC {@code name}, if it is a loopback NIC (VM ports do not take traffic). */
-    private static LoopbackNic loopbackNic(Engine engine, String name) {
-        var config = engine.config();
-        for (PortConfig port : config.ports()) {
-            boolean vmPort = config.vnics().stream().anyMatch(vnic -> vnic.port() == port.id());
-            if (port.name().equals(name) && !vmPort) {
-                if (engine.driver(port.id()) instanceof LoopbackNic nic) {
-                    return nic;
-                }
-                throw new InvalidRequestException("nic", "physical NIC '" + name + "' has driver " + port.driver()
-                        + "; traffic profiles need a loopback NIC");
-            }
-        }
-        throw new InvalidRequestException("nic", "the host's engine has no physical NIC named '" + name + "'");
-    }
-
-    private static Iterable<TrafficSink> sinks(Engine engine) {
-        var sinks = new ArrayList<TrafficSink>();
-        for (var port : engine.config().ports()) {
-            if (engine.driver(port.id()) instanceof LoopbackNic nic) {
-                sinks.add(nic.sink());
-            }
-        }
-        return sinks;
+    private static TrafficStatus status(TrafficRun run, TrafficRequest request) {
+        return new TrafficStatus(run.nic(), run.running(), run.startedAt(), run.takenAt(), run.sent(),
+                run.received(), run.dropped(), run.lost(), run.reordered(), request);
     }
 
     private static TrafficProfile profile(TrafficRequest r) {

@@ -21,8 +21,10 @@ import io.edp.engine.capture.CaptureStats;
 import io.edp.engine.nic.NicDrivers;
 import io.edp.engine.time.ManualClock;
 import io.edp.manager.database.DataDirectoryProperties;
-import io.edp.manager.realization.HostDataPath;
-import io.edp.manager.realization.HostEngines;
+import io.edp.manager.engines.HostDataPath;
+import io.edp.manager.engines.HostEngine;
+import io.edp.manager.engines.HostEngines;
+import io.edp.manager.engines.InProcessEngine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,8 +48,8 @@ class CaptureServiceTest {
     }
 
     private CaptureService service(int maxKept, int maxRunning) {
-        return new CaptureService(new OneEngine(engine), new CaptureProperties(dir, Duration.ofHours(1), maxKept,
-                maxRunning), new DataDirectoryProperties(dir), clock);
+        return new CaptureService(new OneEngine(new InProcessEngine(engine)), new CaptureProperties(dir,
+                Duration.ofHours(1), maxKept, maxRunning), new DataDirectoryProperties(dir), clock);
     }
 
     @Test
@@ -109,7 +111,7 @@ class CaptureServiceTest {
         }
     }
 
-    private record OneEngine(Engine engine) implements HostEngines {
+    private record OneEngine(HostEngine engine) implements HostEngines {
 
         @Override
         public void push(HostDataPath desired) {
@@ -132,8 +134,13 @@ class CaptureServiceTest {
         }
 
         @Override
-        public Optional<Engine> engine(UUID hostId) {
+        public Optional<HostEngine> engine(UUID hostId) {
             return Optional.of(engine).filter(e -> hostId.equals(HOST));
+        }
+
+        @Override
+        public Optional<String> fault(UUID hostId) {
+            return Optional.empty();
         }
     }
 }

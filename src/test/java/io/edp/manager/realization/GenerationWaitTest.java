@@ -13,6 +13,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import java.util.UUID;
 
 import com.jayway.jsonpath.JsonPath;
+import io.edp.manager.engines.FaultInjection;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import org.junit.jupiter.api.AfterEach;

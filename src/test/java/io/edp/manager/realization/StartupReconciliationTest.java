@@ -12,8 +12,9 @@ import java.util.concurrent.TimeUnit;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.edp.EdpApplication;
-
 import io.edp.engine.Mode;
+import io.edp.manager.engines.FaultInjection;
+import io.edp.manager.engines.HostEngines;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -25,9 +26,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * started on the same database builds its own engines for every host as it starts.
  */
 class StartupReconciliationTest extends RealizationTest {
-
-    @Autowired
-    private EmbeddedEngines embedded;
 
     @Autowired
     private Reconciler reconciler;
@@ -54,7 +52,7 @@ class StartupReconciliationTest extends RealizationTest {
         int parallelism = properties.parallelism();
 
         pushes.holdPushes();
-        embedded.destroy();
+        pushes.stopEveryEngine();
         var reconciliation = CompletableFuture.runAsync(reconciler::reconcileEveryHost);
         try {
             await("pushes to fill every slot", pushes::pushesInFlight, n -> n >= parallelism);
@@ -94,16 +92,16 @@ class StartupReconciliationTest extends RealizationTest {
         awaitRealized(legacy, desiredGeneration(legacy));
         var beforeRestart = Instant.now();
 
-        embedded.destroy(); // every engine closed, as if the process had ended
-        assertThat(embedded.hosts()).isEmpty();
+        pushes.stopEveryEngine(); // every engine closed, as if the process had ended
+        assertThat(pushes.hosts()).isEmpty();
         reconciler.reconcileEveryHost();
 
-        assertThat(embedded.hosts()).contains(fast, legacy);
-        var fastEngine = embedded.engine(fast).orElseThrow();
+        assertThat(pushes.hosts()).contains(fast, legacy);
+        var fastEngine = pushes.engine(fast).orElseThrow();
         assertThat(fastEngine.config().mode()).isEqualTo(Mode.EDP_STANDARD);
         assertThat(fastEngine.config().flowCache().capacity()).isEqualTo(4096);
         assertThat(fastEngine.config().vnics()).hasSize(2);
-        assertThat(embedded.engine(legacy).orElseThrow().config().mode()).isEqualTo(Mode.LEGACY);
+        assertThat(pushes.engine(legacy).orElseThrow().config().mode()).isEqualTo(Mode.LEGACY);
         for (var host : new UUID[] {fast, legacy}) {
             assertRebuiltAtDesiredGeneration(host, beforeRestart);
         }
@@ -122,7 +120,7 @@ class StartupReconciliationTest extends RealizationTest {
                 "--spring.datasource.password=" + (database.getPassword() == null ? "" : database.getPassword()),
                 "--server.port=0", "--edp.security.operator.password={noop}restart",
                 "--edp.engines.mbufs=4096", "--edp.engines.real-drivers=false")) {
-            var engines = restarted.getBean(EmbeddedEngines.class);
+            var engines = restarted.getBean(HostEngines.class);
             var engine = await("the new manager to build the host's engine", () -> engines.engine(hostId),
                     java.util.Optional::isPresent).orElseThrow();
 

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
+import io.edp.manager.engines.FaultInjection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -38,7 +39,7 @@ class WorkerFailureTest extends RealizationTest {
         var threads = "/api/v1/hosts/" + hostId + "/stats/threads";
         var running = "edp_worker_running{host=\"esx-worker-dies\",host_id=\"" + hostId + "\",worker=\"0\"} ";
         awaitRealized(hostId, setEdp(hostId, "{\"mode\": \"EDP_STANDARD\", \"workersPerNumaNode\": {\"0\": 2}}"));
-        var engine = engines.require(hostId);
+        var engine = engines.running(hostId);
         // the retry that would rebuild the engine fails for now, so the dead worker stays in view
         engines.failPushesTo(hostId);
 
@@ -66,7 +67,7 @@ class WorkerFailureTest extends RealizationTest {
         var realized = awaitRealized(hostId, change);
 
         assertThat(realized.read("$.failureReason", String.class)).isNull();
-        assertThat(engines.require(hostId)).isNotSameAs(engine);
+        assertThat(engines.running(hostId)).isNotSameAs(engine);
         List<String> states = json(threads).read("$.workers[*].state");
         assertThat(states).containsExactly("RUNNING", "RUNNING");
         await("Prometheus to show the new worker 0 up", () -> body("/actuator/prometheus"),

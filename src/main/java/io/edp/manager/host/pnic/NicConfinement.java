@@ -24,6 +24,7 @@ import io.edp.manager.realization.EngineProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
 import org.springframework.stereotype.Component;
 
 /**
@@ -123,6 +124,12 @@ public class NicConfinement {
                     return afPacket.open(port, pool);
                 })
                 .with(PcapDriverFactory.KIND, (port, pool) -> pcap.open(withConfinedFiles(port), pool));
+    }
+
+    /** The drivers every embedded engine opens its ports with: the engines' module needs no host type for them. */
+    @Bean
+    NicDrivers confinedNicDrivers() {
+        return drivers();
     }
 
     private PortConfig withConfinedFiles(PortConfig port) {

@@ -1,17 +1,16 @@
-package io.edp.manager.realization;
+package io.edp.manager.engines;
 
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 
-import io.edp.engine.Engine;
-import io.edp.engine.worker.WorkerHealth;
 import io.edp.manager.api.NotFoundException;
 
 /**
- * The manager's side of the engines: where desired state is pushed. {@link EmbeddedEngines} runs them in this
- * process; an agent on a real host would implement the same two writes over HTTP.
+ * The manager's side of the engines: where desired state is pushed, and how the hosts' engines are reached.
+ * {@link EmbeddedEngines} runs them in this process; an agent on a real host would implement the same operations
+ * over HTTP. It never hands out an engine: {@link #engine} gives a {@link HostEngine}, which speaks in records.
  */
 public interface HostEngines {
 
@@ -34,16 +33,14 @@ public interface HostEngines {
     /** Hosts that have an engine here. */
     Set<UUID> hosts();
 
-    /** The host's engine when it runs in this process: statistics and traffic read it directly. */
-    Optional<Engine> engine(UUID hostId);
+    /** The host's running engine, if it has one: statistics, traffic, captures and traces go through it. */
+    Optional<HostEngine> engine(UUID hostId);
 
     /** Why the host's engine does not run as pushed (a worker died or stalled), if it does not. */
-    default Optional<String> fault(UUID hostId) {
-        return engine(hostId).flatMap(Engine::fault).map(WorkerHealth::reason);
-    }
+    Optional<String> fault(UUID hostId);
 
-    /** The host's engine, or 404: statistics and traffic need one running. */
-    default Engine require(UUID hostId) {
+    /** The host's running engine, or 404: statistics and traffic need one running. */
+    default HostEngine require(UUID hostId) {
         return engine(hostId).orElseThrow(() -> new NotFoundException("Host " + hostId + " has no running engine "
                 + "here (no such host, no NICs yet, or its first push has not happened; see its realization)"));
     }

@@ -1,4 +1,4 @@
-package io.edp.manager.realization;
+package io.edp.manager.engines;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,6 +15,7 @@ import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.Verdict;
 import io.edp.manager.database.DataDirectoryProperties;
 import io.edp.manager.host.pnic.NicConfinement;
+import io.edp.manager.realization.EngineProperties;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ class EmbeddedEnginesTest {
     private final EmbeddedEngines engines =
             new EmbeddedEngines(event -> { }, new NicConfinement(
                     new EngineProperties(4096, 65536, false, null, null, null),
-                    new DataDirectoryProperties(Path.of("target", "embedded-engines-test"))));
+                    new DataDirectoryProperties(Path.of("target", "embedded-engines-test"))).drivers());
     private final UUID host = UUID.randomUUID();
 
     @Test
@@ -48,12 +49,12 @@ class EmbeddedEnginesTest {
                 .build();
         try {
             engines.push(new HostDataPath(host, "esx-1", 1, config));
-            Engine first = engines.engine(host).orElseThrow();
+            Engine first = running(host);
             send(first, 1, Frames.ethernet(VM_B_MAC, VM_A_MAC).ipv4(17, VM_A, VM_B, 64, 0, 8).udp(40000, 53, 0));
             Traffic.drained(first, 1);
 
             engines.push(new HostDataPath(host, "esx-1", 2, config.toBuilder().workers(0, 2).build()));
-            Engine second = engines.engine(host).orElseThrow();
+            Engine second = running(host);
             send(second, 0, Frames.ethernet(VM_A_MAC, VM_B_MAC).vlan(0x8100, 10).ipv4(17, VM_B, VM_A, 64, 0, 8)
                     .udp(53, 40000, 0));
             Traffic.drained(second, 1);
@@ -69,7 +70,8 @@ class EmbeddedEnginesTest {
     @Test
     void aPcapPortOpensOnlyInsideThePcapDirectoryWhereItsRelativeNamesResolve(@TempDir Path data) throws Exception {
         var confined = new EmbeddedEngines(event -> { }, new NicConfinement(
-                new EngineProperties(4096, 65536, true, null, null, null), new DataDirectoryProperties(data)));
+                new EngineProperties(4096, 65536, true, null, null, null), new DataDirectoryProperties(data))
+                .drivers());
         var outside = Files.writeString(data.resolve("shadow"), "root:x:0:0");
         try {
             assertThatThrownBy(() -> confined.push(new HostDataPath(host, "esx-1", 1, pcapEngine(outside.toString()))))
@@ -87,6 +89,10 @@ class EmbeddedEnginesTest {
     private static EngineConfig pcapEngine(String txFile) {
         return EngineConfig.builder().mode(Mode.EDP_STANDARD).mbufs(4096)
                 .port(new PortConfig(0, "uplink0", 0, 1, 1, "pcap", Map.of("txFile", txFile))).build();
+    }
+
+    private Engine running(UUID hostId) {
+        return ((InProcessEngine) engines.engine(hostId).orElseThrow()).engine();
     }
 
     private static void send(Engine engine, int port, Frames frame) {

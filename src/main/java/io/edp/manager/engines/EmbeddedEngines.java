@@ -1,4 +1,4 @@
-package io.edp.manager.realization;
+package io.edp.manager.engines;
 
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -13,7 +13,6 @@ import io.edp.engine.nic.NicDrivers;
 import io.edp.engine.nic.PortConfig;
 import io.edp.engine.time.SystemClock;
 import io.edp.engine.worker.WorkerHealth;
-import io.edp.manager.host.pnic.NicConfinement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -33,14 +32,15 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedEngines.class);
 
-    private final ConcurrentMap<UUID, Engine> engines = new ConcurrentHashMap<>();
+    private final ConcurrentMap<UUID, InProcessEngine> engines = new ConcurrentHashMap<>();
     private final ConcurrentMap<UUID, Long> generations = new ConcurrentHashMap<>(); // written under engines' lock
     private final ApplicationEventPublisher events;
     private final NicDrivers drivers;
 
-    EmbeddedEngines(ApplicationEventPublisher events, NicConfinement confinement) {
+    /** {@code drivers}: the host module's confined drivers (its {@code NicConfinement}). */
+    EmbeddedEngines(ApplicationEventPublisher events, NicDrivers drivers) {
         this.events = events;
-        this.drivers = confinement.drivers();
+        this.drivers = drivers;
     }
 
     @Override
@@ -51,27 +51,28 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
         }
         // compute() serializes pushes per host; different hosts proceed in parallel
         var failure = new RuntimeException[1];
-        engines.compute(desired.hostId(), (id, running) -> {
+        engines.compute(desired.hostId(), (id, handle) -> {
+            var running = handle == null ? null : handle.engine();
             var fault = running == null ? Optional.<WorkerHealth>empty() : running.fault();
             fault.ifPresent(f -> log.warn("Engine of host {} is rebuilt: {}", desired.hostName(), f.reason()));
             boolean live = running != null && fault.isEmpty() && liveChange(running.config(), desired.engine());
             try {
-                Engine engine = running;
+                var next = handle;
                 if (!live) {
-                    engine = rebuilt(desired, running);
+                    next = rebuilt(desired, handle);
                 } else if (!running.config().equals(desired.engine())) {
                     running.apply(desired.engine()); // throws before changing anything when refused
-                    events.publishEvent(new EngineLifecycle.Reconfigured(id, running));
+                    events.publishEvent(new EngineLifecycle.Reconfigured(id, handle));
                 }
                 generations.put(id, desired.generation());
-                return engine;
+                return next;
             } catch (RuntimeException e) {
                 failure[0] = e;
                 // a refused live change leaves the engine as it was; a failed rebuild leaves none
                 if (!live) {
                     generations.remove(id);
                 }
-                return live ? running : null;
+                return live ? handle : null;
             }
         });
         if (failure[0] != null) {
@@ -79,13 +80,13 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
         }
     }
 
-    private Engine rebuilt(HostDataPath desired, Engine running) {
+    private InProcessEngine rebuilt(HostDataPath desired, InProcessEngine running) {
         if (running != null) {
             stop(desired.hostId(), running);
         }
         var next = desired.engine();
-        var engine = running == null ? Engine.start(next, drivers, SystemClock.INSTANCE)
-                : Engine.start(next, drivers, SystemClock.INSTANCE, running); // its connections and rule counters
+        var engine = new InProcessEngine(running == null ? Engine.start(next, drivers, SystemClock.INSTANCE)
+                : Engine.start(next, drivers, SystemClock.INSTANCE, running.engine())); // its connections, counters
         log.info("Engine of host {} started: {} ports, {} workers, {}", desired.hostName(), next.ports().size(),
                 next.workerCount(), next.mode());
         events.publishEvent(new EngineLifecycle.Started(desired.hostId(), desired.hostName(), engine));
@@ -117,9 +118,9 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
         });
     }
 
-    private void stop(UUID hostId, Engine engine) {
+    private void stop(UUID hostId, InProcessEngine engine) {
         events.publishEvent(new EngineLifecycle.Stopped(hostId, engine));
-        engine.close();
+        engine.engine().close();
     }
 
     @Override
@@ -134,8 +135,13 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
     }
 
     @Override
-    public Optional<Engine> engine(UUID hostId) {
+    public Optional<HostEngine> engine(UUID hostId) {
         return Optional.ofNullable(engines.get(hostId));
+    }
+
+    @Override
+    public Optional<String> fault(UUID hostId) {
+        return Optional.ofNullable(engines.get(hostId)).flatMap(e -> e.engine().fault()).map(WorkerHealth::reason);
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.edp.manager.realization;
+package io.edp.manager.engines;
 
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -28,13 +28,13 @@ public class FaultInjection {
 
     public static final class FaultyEngines implements HostEngines {
 
-        private final HostEngines engines;
+        private final EmbeddedEngines engines;
         private final Set<UUID> failing = ConcurrentHashMap.newKeySet();
         private final AtomicInteger inFlight = new AtomicInteger();
         private final AtomicInteger maxInFlight = new AtomicInteger();
         private volatile CountDownLatch held;
 
-        FaultyEngines(HostEngines engines) {
+        FaultyEngines(EmbeddedEngines engines) {
             this.engines = engines;
         }
 
@@ -106,8 +106,23 @@ public class FaultInjection {
         }
 
         @Override
-        public Optional<Engine> engine(UUID hostId) {
+        public Optional<HostEngine> engine(UUID hostId) {
             return engines.engine(hostId);
+        }
+
+        @Override
+        public Optional<String> fault(UUID hostId) {
+            return engines.fault(hostId);
+        }
+
+        /** Closes every engine, as if the process had ended. */
+        public void stopEveryEngine() {
+            engines.destroy();
+        }
+
+        /** The engine itself, for tests that break it. */
+        public Engine running(UUID hostId) {
+            return ((InProcessEngine) require(hostId)).engine();
         }
 
     }

@@ -1,4 +1,4 @@
-package io.edp.manager.realization;
+package io.edp.manager.engines;
 
 import io.edp.engine.EngineConfig;
 import io.edp.engine.VnicConfig;
