@@ -200,18 +200,19 @@ public final class FlowCache {
     }
 
     /**
-     * Loads the entry line the key of {@code hash} most likely occupies (and its counters' line when
-     * {@code counting}), without deciding anything: a burst warms all its packets' entries first so that their cache
-     * misses overlap instead of queueing. The connection line a hit stores its time into is not warmed: a store
-     * that misses does not stall the worker, and loading that line ahead made the stage slower (docs/benchmarks.md).
+     * Loads both lines of the entry the key of {@code hash} most likely occupies, without deciding anything: a
+     * burst warms all its packets' entries first so that their cache misses overlap instead of queueing. The
+     * counters' line too, telemetry or not: every hit adds to it (top flows rank by it), a load-add-store that
+     * stalls on a cold line. The connection line a hit stores its time into is not warmed: a store that misses
+     * does not stall the worker, and loading that line ahead made the stage slower (docs/benchmarks.md).
      */
-    public void warm(int hash, boolean counting) {
+    public void warm(int hash) {
         int first = primary(hash);
         int slot = first;
         for (int s = first; s < first + WAYS; s++) {
             slot = signatures[s] == hash ? s : slot;
         }
-        warmed += counting ? get(slot * WORDS) + get(slot * WORDS + PACKETS_WORD) : get(slot * WORDS);
+        warmed += get(slot * WORDS) + get(slot * WORDS + PACKETS_WORD);
     }
 
     /** The action index of a current entry found by {@link #lookup}. */

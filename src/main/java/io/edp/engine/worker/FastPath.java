@@ -97,7 +97,7 @@ final class FastPath {
 
     /** Touches the entry lines {@code hash} maps to, so that the misses of a burst's packets overlap. */
     void warm(int hash) {
-        cache.warm(hash, meter.on());
+        cache.warm(hash);
     }
 
     /**
