@@ -219,8 +219,8 @@ public final class Engine implements AutoCloseable {
      * {@link Worker#RESPONSE_DEADLINE} makes it fail with the previous configuration published again (under a
      * new number, since the workers that took the failed one cached entries under its number); either way the
      * engine needs rebuilding ({@link #health}). Everything changes live except
-     * the workers and the pool and conntrack sizes: ports may come and go (a port's own settings are fixed; remove
-     * it and add it again to change them). A removed port's queues are released before the publish and its
+     * the workers and the pool and conntrack sizes: ports may come and go (a port's own settings are fixed but for its MTU;
+     * remove it and add it again to change them). A removed port's queues are released before the publish and its
      * driver closed after the grace period; an added port's queues are placed after it. When the vNICs change,
      * every running port's driver hears of it after the grace period ({@link NicDriver#vnicsChanged}), so
      * NetQueue filters follow them.

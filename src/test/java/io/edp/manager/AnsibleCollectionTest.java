@@ -84,6 +84,8 @@ class AnsibleCollectionTest {
         assertThat(second).isZero();
         JsonNode vm = vm(host);
         assertThat(vm.get("vcpus").asInt()).isEqualTo(2);
+        String hostId = items("/hosts?name=" + host).getFirst().get("id").asString();
+        assertThat(items("/hosts/" + hostId + "/pnics?name=vmnic0").getFirst().get("mtu").asInt()).isEqualTo(9000);
 
         AnsibleRunner.Run refused = module("edp.manager.vm", "host=" + host + " name=web numa_node=9");
         assertThat(refused.exit()).as(refused.log()).isNotZero();

@@ -28,6 +28,11 @@ options:
   rss:
     description: Whether receive-side scaling spreads flows over the queues. Needed to create it.
     type: bool
+  mtu:
+    description:
+      - Largest IP packet the engine sends out of the NIC, 1280 to 9216; a routed packet over it is answered with
+        ICMP fragmentation needed / ICMPv6 packet too big. The manager's default is 1500.
+    type: int
   driver:
     description: The NIC driver. Needed to create it.
     type: dict
@@ -61,6 +66,7 @@ EXAMPLES = r'''
     speed_mbps: 25000
     rx_queues: 2
     rss: true
+    mtu: 9000
     driver: {kind: af_packet, interface_name: veth0}
     wait: true
 '''
@@ -80,7 +86,8 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.edp.manager.plugins.module_utils.edp import (
     EdpClient, Resource, edp_argument_spec, host_scoped_options, parent_host, run)
 
-FIELDS = ('name', 'numaNode', 'speedMbps', 'rxQueues', 'rss', 'driver')
+REQUIRED = ('name', 'numaNode', 'speedMbps', 'rxQueues', 'rss', 'driver')
+FIELDS = REQUIRED + ('mtu',)
 
 
 def main():
@@ -90,6 +97,7 @@ def main():
         speed_mbps=dict(type='int'),
         rx_queues=dict(type='int'),
         rss=dict(type='bool'),
+        mtu=dict(type='int'),
         driver=dict(type='dict', options=dict(
             kind=dict(type='str', required=True, choices=['loopback', 'af_packet', 'pcap']),
             interface_name=dict(type='str'),
@@ -104,12 +112,13 @@ def main():
         speedMbps=params['speed_mbps'],
         rxQueues=params['rx_queues'],
         rss=params['rss'],
+        mtu=params['mtu'],
         driver=None if driver is None else dict(kind=driver['kind'], interfaceName=driver['interface_name'],
                                                 inputFile=driver['input_file'], outputFile=driver['output_file']))
     client = EdpClient(module)
     host_id = parent_host(module, client)
     run(module, Resource(module, client, host_id and '/hosts/%s/pnics' % host_id, dict(name=params['name']),
-                         desired, FIELDS, required=FIELDS), host_id)
+                         desired, FIELDS, required=REQUIRED), host_id)
 
 
 if __name__ == '__main__':

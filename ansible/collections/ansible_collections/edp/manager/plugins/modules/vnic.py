@@ -30,6 +30,11 @@ options:
   rx_queues:
     description: Number of receive queues. Needed to create it.
     type: int
+  mtu:
+    description:
+      - Largest IP packet the engine sends to the VM, 1280 to 9216; a routed packet over it is answered with
+        ICMP fragmentation needed / ICMPv6 packet too big. The manager's default is 1500.
+    type: int
 extends_documentation_fragment:
   - edp.manager.edp
   - edp.manager.edp.host
@@ -63,7 +68,8 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.edp.manager.plugins.module_utils.edp import (
     EdpClient, Resource, edp_argument_spec, host_scoped_options, parent, parent_host, run)
 
-FIELDS = ('mac', 'vlan', 'adapterType', 'rxQueues')
+REQUIRED = ('mac', 'vlan', 'adapterType', 'rxQueues')
+FIELDS = REQUIRED + ('mtu',)
 
 
 def main():
@@ -73,15 +79,17 @@ def main():
         vlan=dict(type='int'),
         adapter_type=dict(type='str', choices=['VMXNET3', 'E1000']),
         rx_queues=dict(type='int'),
+        mtu=dict(type='int'),
     )), supports_check_mode=True)
     params = module.params
     mac = params['mac'].lower()
-    desired = dict(mac=mac, vlan=params['vlan'], adapterType=params['adapter_type'], rxQueues=params['rx_queues'])
+    desired = dict(mac=mac, vlan=params['vlan'], adapterType=params['adapter_type'], rxQueues=params['rx_queues'],
+                   mtu=params['mtu'])
     client = EdpClient(module)
     host_id = parent_host(module, client)
     vm_id = parent(module, client, host_id and '/hosts/%s/vms' % host_id, params['vm'], 'VM')
     run(module, Resource(module, client, vm_id and '/hosts/%s/vms/%s/vnics' % (host_id, vm_id), dict(mac=mac),
-                         desired, FIELDS, required=FIELDS), host_id)
+                         desired, FIELDS, required=REQUIRED), host_id)
 
 
 if __name__ == '__main__':

@@ -21,8 +21,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * One engine per host, in this process. A push applies what a running engine can take live (mode, vNICs, rules,
- * routes, flow cache, Thread Load Balancer, added or removed ports); one that changes its workers, its memory or a
- * port it keeps rebuilds it, handing the old engine's connection table and rule counters to the new one so no
+ * routes, flow cache, Thread Load Balancer, added or removed ports, a port's MTU); one that changes its workers, its
+ * memory or another setting of a port it keeps rebuilds it, handing the old engine's connection table and rule counters to the new one so no
  * connection is cut and no kept rule's counts restart; so
  * does any push to an engine with a worker that is not running (dead or stalled): a new engine is the only cure.
  * A push returns once every worker runs the pushed configuration.
@@ -93,7 +93,10 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
         return engine;
     }
 
-    /** What a running engine cannot change: its workers, its memory, and the settings of a port it keeps. */
+    /**
+     * What a running engine cannot change: its workers, its memory, and the settings of a port it keeps, but for
+     * the port's MTU (as {@link Engine#apply} allows).
+     */
     private static boolean liveChange(EngineConfig current, EngineConfig next) {
         if (!current.workersPerNumaNode().equals(next.workersPerNumaNode()) || current.mbufs() != next.mbufs()
                 || current.conntrackCapacity() != next.conntrackCapacity()) {
@@ -101,7 +104,7 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
         }
         for (PortConfig port : next.ports()) {
             for (PortConfig kept : current.ports()) {
-                if (kept.id() == port.id() && !kept.equals(port)) {
+                if (kept.id() == port.id() && !kept.withMtu(port.mtu()).equals(port)) {
                     return false;
                 }
             }

@@ -34,7 +34,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * Builds a host's engine configuration from the database: its inventory (physical NICs become ports with their RX
- * queues, each VM's virtual NIC a VM port), its effective EDP settings, and the global firewall rules, routes and
+ * queues and MTU, each VM's virtual NIC a VM port), its effective EDP settings, and the global firewall rules, routes and
  * gateways that apply to it. Ports are numbered physical NICs first (by name), then virtual NICs (by VM name, then MAC).
  */
 @Component
@@ -66,10 +66,11 @@ class DesiredState {
     }
 
     private record PhysicalPort(String name, int numaNode, int rxQueues, boolean rss, String driver,
-                                String interfaceName, String pcapInput, String pcapOutput) {
+                                String interfaceName, String pcapInput, String pcapOutput, int mtu) {
     }
 
-    private record VirtualPort(String vm, int numaNode, String mac, int vlan, String adapter, int rxQueues) {
+    private record VirtualPort(String vm, int numaNode, String mac, int vlan, String adapter, int rxQueues,
+                               int mtu) {
     }
 
     /**
@@ -85,18 +86,18 @@ class DesiredState {
         }
         var physical = jdbc.sql("""
                         SELECT name, numa_node, rx_queues, rss, driver_kind, interface_name, pcap_input_file,
-                               pcap_output_file FROM physical_nic WHERE host_id = :id ORDER BY name""")
+                               pcap_output_file, mtu FROM physical_nic WHERE host_id = :id ORDER BY name""")
                 .param("id", hostId)
                 .query((rs, i) -> new PhysicalPort(rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getBoolean(4),
-                        rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8)))
+                        rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8), rs.getInt(9)))
                 .list();
         var virtual = jdbc.sql("""
-                        SELECT vm.name, vm.numa_node, n.mac, n.vlan, n.adapter_type, n.rx_queues
+                        SELECT vm.name, vm.numa_node, n.mac, n.vlan, n.adapter_type, n.rx_queues, n.mtu
                           FROM virtual_nic n JOIN vm ON vm.id = n.vm_id
                          WHERE n.host_id = :id ORDER BY vm.name, n.mac""")
                 .param("id", hostId)
                 .query((rs, i) -> new VirtualPort(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getInt(4),
-                        rs.getString(5), rs.getInt(6)))
+                        rs.getString(5), rs.getInt(6), rs.getInt(7)))
                 .list();
         if (physical.isEmpty() && virtual.isEmpty()) {
             return Optional.of(new HostDataPath(hostId, name.get(), generation, null));
@@ -126,14 +127,15 @@ class DesiredState {
         int port = 0;
         for (var nic : physical) {
             config.port(new PortConfig(port, nic.name(), nic.numaNode(), nic.rxQueues(), txQueues, nic.driver(),
-                    driverOptions(nic)));
+                    driverOptions(nic), nic.mtu()));
             portIds.put(nic.name(), port);
             uplinks.put(nic.name(), port++);
         }
         Map<String, Integer> vnicsPerVm = new TreeMap<>();
         for (var nic : virtual) {
             var portName = nic.vm() + "-eth" + vnicsPerVm.merge(nic.vm(), 1, Integer::sum);
-            config.port(PortConfig.loopback(port, portName, nic.numaNode(), nic.rxQueues(), txQueues));
+            config.port(PortConfig.loopback(port, portName, nic.numaNode(), nic.rxQueues(), txQueues)
+                    .withMtu(nic.mtu()));
             config.vnic(new VnicConfig(portName, nic.vm(), port, nic.mac(), nic.vlan(),
                     AdapterType.valueOf(nic.adapter())));
             portIds.put(nic.mac(), port++);

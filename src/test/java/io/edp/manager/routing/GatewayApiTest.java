@@ -3,6 +3,7 @@ package io.edp.manager.routing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.patch;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
@@ -10,16 +11,26 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import java.util.List;
+import java.util.UUID;
 
 import com.jayway.jsonpath.JsonPath;
+import io.edp.engine.Engine;
 import io.edp.manager.ManagerTest;
+import io.edp.manager.realization.HostEngines;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 
-/** Segment gateways: validated like the engine validates them, one per VLAN, pushed to every host. */
+/**
+ * Segment gateways: validated like the engine validates them, one per VLAN, pushed to every host; and the NIC MTU
+ * the router answers a routed packet too big for with fragmentation needed from them.
+ */
 class GatewayApiTest extends ManagerTest {
 
     private static final String GATEWAYS = "/api/v1/routing/gateways";
+
+    @Autowired
+    HostEngines engines;
 
     @Test
     void everyBadFieldIsListedAsAProblem() throws Exception {
@@ -70,5 +81,49 @@ class GatewayApiTest extends ManagerTest {
                 .andExpect(status().isConflict());
         mvc.perform(get(GATEWAYS).param("vlan", "10").with(viewer()))
                 .andExpect(jsonPath("$.items[*].id", containsInAnyOrder(id)));
+    }
+
+    @Test
+    void aRoutedFrameOverTheEgressNicsMtuIsAnsweredWithFragmentationNeededAndAnMtuChangeIsLive() throws Exception {
+        UUID hostId = createHost("esx-mtu");
+        String pnics = "/api/v1/hosts/" + hostId + "/pnics";
+        create(pnics, """
+                {"name": "vmnic0", "numaNode": 0, "speedMbps": 25000, "rxQueues": 1, "rss": false,
+                 "driver": {"kind": "loopback"}}""");
+        String vmnic1 = pnics + "/" + JsonPath.read(created(pnics, """
+                {"name": "vmnic1", "numaNode": 0, "speedMbps": 25000, "rxQueues": 1, "rss": false,
+                 "driver": {"kind": "loopback"}, "mtu": 1280}"""), "$.id");
+        created(GATEWAYS, "{\"vlan\": 10, \"ipv4\": \"10.0.0.254\"}");
+        created("/api/v1/routing/routes", """
+                {"prefix": "10.128.0.0/16", "nextHopMac": "02:00:00:00:00:fe", "output": "vmnic1", "vlan": 20}""");
+        Engine engine = await("the engine with vmnic1 at MTU 1,280 and the route", () -> engines.engine(hostId)
+                .filter(e -> e.config().routes().size() == 1 && e.config().ports().get(1).mtu() == 1280)
+                .orElse(null), e -> e != null);
+
+        // 1,400-byte frames (1,382-byte packets) routed out of vmnic1
+        sendFifty(hostId);
+        await("50 packet-too-big answers", () -> engine.stats().routerReplies().packetTooBig(), n -> n == 50);
+        assertThat(JsonPath.<Integer>read(responseBody("/api/v1/hosts/" + hostId + "/traffic"),
+                "$.dropped.MTU_EXCEEDED")).isEqualTo(50);
+
+        mvc.perform(patch(vmnic1).with(operator()).header("If-Match", "\"0\"").contentType(MERGE_PATCH)
+                        .content("{\"mtu\": 1500}"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.mtu").value(1500));
+        await("vmnic1 at MTU 1,500", () -> engine.config().ports().get(1).mtu(), mtu -> mtu == 1500);
+        assertThat(engines.engine(hostId)).as("an MTU change is live: the same engine").containsSame(engine);
+        sendFifty(hostId);
+        await("the 50 frames out of vmnic1", () -> engine.stats().ports().get(1).txPackets(), n -> n == 50);
+        assertThat(engine.stats().routerReplies().packetTooBig()).isEqualTo(50);
+    }
+
+    private void sendFifty(UUID hostId) throws Exception {
+        await("no traffic running", () -> responseBody("/api/v1/hosts/" + hostId + "/traffic"),
+                body -> !body.contains("\"running\":true"));
+        mvc.perform(post("/api/v1/hosts/" + hostId + "/traffic").with(operator())
+                        .contentType(MediaType.APPLICATION_JSON).content("""
+                                {"nic": "vmnic0", "flows": 5, "packets": 50, "frameBytes": 1400, "vlan": 10,
+                                 "destinationMac": "02:ed:00:00:00:01"}"""))
+                .andExpect(status().isCreated());
     }
 }

@@ -28,6 +28,8 @@ public class PhysicalNic {
 
     private boolean rss;
 
+    private int mtu;
+
     private String driverKind;
 
     private String interfaceName;
@@ -53,6 +55,7 @@ public class PhysicalNic {
         speedMbps = request.speedMbps();
         rxQueues = request.rxQueues();
         rss = request.rss();
+        mtu = request.mtuOrDefault();
         interfaceName = null;
         pcapInputFile = null;
         pcapOutputFile = null;
@@ -80,7 +83,7 @@ public class PhysicalNic {
     }
 
     PhysicalNicRequest toRequest() {
-        return new PhysicalNicRequest(name, numaNode, speedMbps, rxQueues, rss, driver());
+        return new PhysicalNicRequest(name, numaNode, speedMbps, rxQueues, rss, driver(), mtu);
     }
 
     UUID id() {

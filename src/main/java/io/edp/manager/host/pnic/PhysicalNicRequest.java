@@ -1,5 +1,6 @@
 package io.edp.manager.host.pnic;
 
+import io.edp.manager.host.PortMtu;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -25,5 +26,13 @@ public record PhysicalNicRequest(
         @NotNull Boolean rss,
         @Schema(description = "How the engine reaches the NIC's packets: `kind` chooses the driver and the other "
                 + "fields it takes", example = "{\"kind\": \"loopback\"}")
-        @NotNull @Valid DriverSettings driver) {
+        @NotNull @Valid DriverSettings driver,
+        @Schema(description = PortMtu.DESCRIPTION, defaultValue = "1500", example = "9000", minimum = "1280",
+                maximum = "9216")
+        @Min(PortMtu.MIN) @Max(PortMtu.MAX) Integer mtu) {
+
+    /** The MTU asked for, or the default. */
+    int mtuOrDefault() {
+        return PortMtu.orDefault(mtu);
+    }
 }

@@ -31,6 +31,8 @@ public class VirtualNic {
 
     private int rxQueues;
 
+    private int mtu;
+
     @Version
     private Long version;
 
@@ -48,10 +50,11 @@ public class VirtualNic {
         vlan = request.vlan();
         adapterType = request.adapterType();
         rxQueues = request.rxQueues();
+        mtu = request.mtuOrDefault();
     }
 
     VirtualNicRequest toRequest() {
-        return new VirtualNicRequest(mac, vlan, adapterType, rxQueues);
+        return new VirtualNicRequest(mac, vlan, adapterType, rxQueues, mtu);
     }
 
     UUID id() {

@@ -2,6 +2,7 @@ package io.edp.manager.host.vnic;
 
 import java.util.Locale;
 
+import io.edp.manager.host.PortMtu;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Max;
@@ -22,7 +23,15 @@ public record VirtualNicRequest(
         @Schema(example = "VMXNET3")
         @NotNull AdapterType adapterType,
         @Schema(description = "Number of receive queues", example = "2")
-        @NotNull @Min(1) @Max(64) Integer rxQueues) {
+        @NotNull @Min(1) @Max(64) Integer rxQueues,
+        @Schema(description = PortMtu.DESCRIPTION, defaultValue = "1500", example = "1500", minimum = "1280",
+                maximum = "9216")
+        @Min(PortMtu.MIN) @Max(PortMtu.MAX) Integer mtu) {
+
+    /** The MTU asked for, or the default. */
+    int mtuOrDefault() {
+        return PortMtu.orDefault(mtu);
+    }
 
     String normalizedMac() {
         return mac.toLowerCase(Locale.ROOT);

@@ -3,6 +3,7 @@ package io.edp.manager.host.vnic;
 import java.util.UUID;
 
 import io.edp.manager.api.Versioned;
+import io.edp.manager.host.PortMtu;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /** A virtual NIC as the API shows it. */
@@ -14,6 +15,7 @@ public record VirtualNicResponse(
         @Schema(description = "VLAN id; 0 means untagged", example = "100") int vlan,
         @Schema(example = "VMXNET3") AdapterType adapterType,
         @Schema(description = "Number of receive queues", example = "2") int rxQueues,
+        @Schema(description = PortMtu.DESCRIPTION, example = "1500") int mtu,
         @Schema(description = "Version of the resource, also sent as its ETag; 0 when created", example = "0")
         long version)
         implements Versioned {
@@ -21,6 +23,6 @@ public record VirtualNicResponse(
     static VirtualNicResponse of(VirtualNic nic) {
         var request = nic.toRequest();
         return new VirtualNicResponse(nic.id(), nic.vmId(), request.mac(), request.vlan(), request.adapterType(),
-                request.rxQueues(), nic.version());
+                request.rxQueues(), request.mtu(), nic.version());
     }
 }

@@ -60,6 +60,22 @@ class PhysicalNicApiTest extends ManagerTest {
     }
 
     @Test
+    void theMtuDefaultsTo1500AndRunsFrom1280To9216() throws Exception {
+        var id = create(pnics(), nic("vmnic0", 0, "{\"kind\": \"loopback\"}"));
+        mvc.perform(get(pnics() + "/" + id).with(viewer())).andExpect(jsonPath("$.mtu").value(1500));
+        postNic(nic("vmnic1", 0, "{\"kind\": \"loopback\"}, \"mtu\": 9216")).andExpect(status().isCreated())
+                .andExpect(jsonPath("$.mtu").value(9216));
+        postNic(nic("vmnic2", 0, "{\"kind\": \"loopback\"}, \"mtu\": 1279"))
+                .andExpect(status().isBadRequest())
+                .andExpect(header().string("Content-Type", "application/problem+json"))
+                .andExpect(jsonPath("$.errors[0].field").value("mtu"))
+                .andExpect(jsonPath("$.errors[0].message", containsString("1280")));
+        postNic(nic("vmnic2", 0, "{\"kind\": \"loopback\"}, \"mtu\": 9217"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.errors[0].field").value("mtu"));
+    }
+
+    @Test
     void anUnknownDriverKindIs400() throws Exception {
         postNic(nic("vmnic0", 0, "{\"kind\": \"dpdk\"}"))
                 .andExpect(status().isBadRequest())

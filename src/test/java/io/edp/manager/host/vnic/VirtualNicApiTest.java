@@ -50,6 +50,22 @@ class VirtualNicApiTest extends ManagerTest {
     }
 
     @Test
+    void theMtuDefaultsTo1500AndRunsFrom1280To9216() throws Exception {
+        var id = create(vnics(vmId), vnic("00:50:56:aa:bb:01", 0, "VMXNET3"));
+        mvc.perform(get(vnics(vmId) + "/" + id).with(viewer())).andExpect(jsonPath("$.mtu").value(1500));
+        mvc.perform(patch(vnics(vmId) + "/" + id).with(operator()).contentType(MERGE_PATCH)
+                        .content("{\"mtu\": 9000}"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.mtu").value(9000));
+        mvc.perform(get(vnics(vmId) + "/" + id).with(viewer())).andExpect(jsonPath("$.mtu").value(9000));
+        for (int mtu : new int[] {1279, 9217}) {
+            postVnic(vmId, vnic("00:50:56:aa:bb:02", 0, "VMXNET3").replace("}", ", \"mtu\": " + mtu + "}"))
+                    .andExpect(status().isBadRequest())
+                    .andExpect(jsonPath("$.errors[0].field").value("mtu"));
+        }
+    }
+
+    @Test
     void anUnknownAdapterTypeIs400NamingTheAllowedOnes() throws Exception {
         postVnic(vmId, vnic("00:50:56:aa:bb:01", 0, "RTL8139"))
                 .andExpect(status().isBadRequest())
