@@ -25,10 +25,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two Linux network stacks (namespaces vm-a 10.0.0.1 and vm-b 10.0.0.2, VLAN 10, gateway 10.0.0.254) attached by
- * veth pairs to the engine's af_packet ports: they resolve each other by ARP (the request flooded, the reply
- * switched) and ping each other, ping their gateway (ARP and echo answered by the engine), and a ping with TTL 1
- * through the router gets ICMP time exceeded from the gateway address.
+ * Two Linux network stacks (namespaces vm-a 10.0.0.1 / fd00::1 and vm-b 10.0.0.2 / fd00::2, VLAN 10, gateway
+ * 10.0.0.254 / fd00::fe) attached by veth pairs to the engine's af_packet ports: they resolve each other by ARP or
+ * neighbor discovery (the request or the multicast solicitation flooded, the reply switched) and ping each other,
+ * ping their gateway (ARP / neighbor solicitation and echo answered by the engine), and a ping with TTL / hop limit
+ * 1 through the router gets ICMP / ICMPv6 time exceeded from the gateway address.
  */
 class GatewayOverVethTest {
 
@@ -47,8 +48,8 @@ class GatewayOverVethTest {
         b = lab.namespace("b");
         aPort = lab.veth("ga", a, "eth0");
         bPort = lab.veth("gb", b, "eth0");
-        address(a, A_MAC, "10.0.0.1/24");
-        address(b, B_MAC, "10.0.0.2/24");
+        address(a, A_MAC, "10.0.0.1/24", "fd00::1/64");
+        address(b, B_MAC, "10.0.0.2/24", "fd00::2/64");
     }
 
     @AfterAll
@@ -58,23 +59,32 @@ class GatewayOverVethTest {
         }
     }
 
-    private static void address(String namespace, String mac, String address) {
+    /** The namespace's end with its MAC, IPv4 and IPv6 addresses (no duplicate detection) and default routes. */
+    private static void address(String namespace, String mac, String ipv4, String ipv6) {
+        HostCommand.run("ip", "netns", "exec", namespace, "sysctl", "-q", "-w", "net.ipv6.conf.eth0.disable_ipv6=0");
         HostCommand.run("ip", "-n", namespace, "link", "set", "eth0", "address", mac);
-        HostCommand.run("ip", "-n", namespace, "addr", "add", address, "dev", "eth0");
+        HostCommand.run("ip", "-n", namespace, "addr", "add", ipv4, "dev", "eth0");
+        HostCommand.run("ip", "-n", namespace, "-6", "addr", "add", ipv6, "dev", "eth0", "nodad");
         HostCommand.run("ip", "-n", namespace, "route", "add", "default", "via", "10.0.0.254");
+        HostCommand.run("ip", "-n", namespace, "-6", "route", "add", "default", "via", "fd00::fe");
     }
 
-    @Test
-    void namespacesPingEachOtherAndTheirGatewayAndTtlOneGetsTimeExceeded() {
+    private static Engine engine() {
         EngineConfig config = EngineConfig.builder().mode(Mode.EDP_STANDARD)
                 .port(new PortConfig(1, "vm-a", 0, 1, 1, "af_packet", Map.of("interface", aPort)))
                 .port(new PortConfig(2, "vm-b", 0, 1, 1, "af_packet", Map.of("interface", bPort)))
                 .vnic(new VnicConfig("vm-a", "a", 1, A_MAC, 10, AdapterType.VMXNET3))
                 .vnic(new VnicConfig("vm-b", "b", 2, B_MAC, 10, AdapterType.VMXNET3))
-                .gateway(new Gateway(10, "10.0.0.254", null))
+                .gateway(new Gateway(10, "10.0.0.254", "fd00::fe"))
                 .route(new Route("10.0.9.0/24", B_MAC, 2, 0))
+                .route(new Route("fd09::/64", B_MAC, 2, 0))
                 .build();
-        try (Engine engine = Engine.start(config, NicDrivers.standard(), SystemClock.INSTANCE)) {
+        return Engine.start(config, NicDrivers.standard(), SystemClock.INSTANCE);
+    }
+
+    @Test
+    void namespacesPingEachOtherAndTheirGatewayAndTtlOneGetsTimeExceeded() {
+        try (Engine engine = engine()) {
             Ping toB = ping(a, "-c", "3", "-i", "0.2", "-W", "2", "10.0.0.2");
             Ping toGateway = ping(b, "-c", "3", "-i", "0.2", "-W", "2", "10.0.0.254");
             Ping expiring = ping(a, "-c", "1", "-t", "1", "-W", "2", "10.0.9.9");
@@ -92,6 +102,30 @@ class GatewayOverVethTest {
             assertThat(stats.routerReplies().timeExceeded()).isEqualTo(1);
             assertThat(HostCommand.run("ip", "-n", a, "neigh", "show", "10.0.0.2")).contains(B_MAC);
             assertThat(HostCommand.run("ip", "-n", b, "neigh", "show", "10.0.0.254"))
+                    .contains(EngineConfig.DEFAULT_ROUTER_MAC);
+        }
+    }
+
+    @Test
+    void overIpv6TooNamespacesPingEachOtherAndTheirGatewayAndHopLimitOneGetsTimeExceeded() {
+        try (Engine engine = engine()) {
+            Ping toB = ping(a, "-6", "-c", "3", "-i", "0.2", "-W", "2", "fd00::2");
+            Ping toGateway = ping(b, "-6", "-c", "3", "-i", "0.2", "-W", "2", "fd00::fe");
+            Ping expiring = ping(a, "-6", "-c", "1", "-t", "1", "-W", "2", "fd09::9");
+            EngineStats stats = engine.stats();
+
+            assertThat(toB.exit()).as(toB.output()).isZero();
+            assertThat(toB.output()).contains("3 packets transmitted, 3 received");
+            assertThat(toGateway.exit()).as(toGateway.output()).isZero();
+            assertThat(toGateway.output()).contains("3 packets transmitted, 3 received");
+            assertThat(expiring.output()).as("ping -6 -t 1 through the router")
+                    .contains("From fd00::fe icmp_seq=1 Time exceeded: Hop limit");
+            assertThat(stats.flood().frames()).as("vm-a's multicast solicitation for vm-b was flooded").isPositive();
+            assertThat(stats.routerReplies().neighborAdvertisements()).as("the gateway's MAC resolved").isPositive();
+            assertThat(stats.routerReplies().echoReplies()).isEqualTo(3);
+            assertThat(stats.routerReplies().timeExceeded()).isEqualTo(1);
+            assertThat(HostCommand.run("ip", "-n", a, "-6", "neigh", "show", "fd00::2")).contains(B_MAC);
+            assertThat(HostCommand.run("ip", "-n", b, "-6", "neigh", "show", "fd00::fe"))
                     .contains(EngineConfig.DEFAULT_ROUTER_MAC);
         }
     }
