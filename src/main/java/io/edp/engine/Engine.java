@@ -501,13 +501,13 @@ public final class Engine implements AutoCloseable {
 
     /**
      * Clears the connections {@code filter} selects (as {@code conntrack -D}) and returns how many: they leave the
-     * table, then every worker drops, between two bursts, the flow-cache entries that rested on them, so from the
+     * table (each whose rule is logged with a {@code TERM … CLEARED} line in the packet log), then every worker drops, between two bursts, the flow-cache entries that rested on them, so from the
      * return on their flows' packets get exactly what the slow path gives them now (a reply that passed only as
      * part of a connection is dropped on both paths; a packet the rules allow starts a new one).
      */
     public synchronized int clearConnections(ConnectionFilter filter) {
         ensureOpen();
-        int[] slots = connections.remove(filter, nowMillis());
+        int[] slots = connections.remove(filter, nowMillis(), current.tables().rules(), packetLog.control());
         if (slots.length > 0) {
             for (Worker w : workers) {
                 w.execute(worker -> worker.forgetConnections(slots));

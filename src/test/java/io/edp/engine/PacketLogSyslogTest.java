@@ -9,10 +9,12 @@ import io.edp.engine.ModelNetwork.Protocol;
 import io.edp.engine.ModelNetwork.Tagging;
 import io.edp.engine.nic.NicDrivers;
 import io.edp.engine.nic.loopback.LoopbackNic;
+import io.edp.engine.packet.FlowKey;
 import io.edp.engine.packetlog.PacketLogConfig;
 import io.edp.engine.packetlog.PacketLogConfig.SyslogServer;
 import io.edp.engine.packetlog.PacketLogConfig.Transport;
 import io.edp.engine.packetlog.PacketLogStats;
+import io.edp.engine.slowpath.ConnectionFilter;
 import io.edp.engine.time.ManualClock;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -38,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The packet log against a real syslog server: rsyslogd (Debian's), started here on private UDP and TCP ports
  * with its own configuration and work directory, stores every message from app {@code edp} with the input it
  * came through. Known traffic through a real engine (TCP connections closed by FIN and by RST, UDP conversations
- * that time out, UDP a logged rule drops, a UDP conversation a rule change no longer allows) must come back as exactly one line per connection start and end (per
+ * that time out, UDP a logged rule drops, a UDP conversation a rule change no longer allows, one cleared from the
+ * connection table) must come back as exactly one line per connection start and end (per
  * dropped packet), over each transport, in the NSX field order, with each direction's packets on TERM.
  */
 class PacketLogSyslogTest {
@@ -148,6 +151,14 @@ class PacketLogSyslogTest {
             }
             send(engine, revoked, false, 0);
             send(engine, revoked, true, 0);
+            Flow cleared = flow(Protocol.UDP, Pair.A_B, 16);
+            send(engine, cleared, false, 0);
+            send(engine, cleared, false, 0);
+            send(engine, cleared, true, 0);
+            assertThat(engine.clearConnections(ConnectionFilter.tuple(FlowKey.PROTO_UDP, "10.0.0.1",
+                    cleared.sourcePort(), "10.0.0.2", cleared.destinationPort()))).isEqualTo(1);
+            expected.add("match PASS 9 OUT UDP " + addresses(cleared));
+            expected.add("TERM 9 OUT UDP CLEARED " + addresses(cleared) + " 2/1");
             send(engine, revoked, false, 0);
             engine.apply(config.toBuilder().rules(ModelNetwork.pick(ModelNetwork.RULES, List.of(2, 8, 7))).build());
             send(engine, revoked, false, 0); // no longer allowed: the connection ends, the packet is dropped

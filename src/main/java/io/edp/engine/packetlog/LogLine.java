@@ -14,7 +14,7 @@ import java.time.format.DateTimeFormatter;
  * timestamp (UTC), interface, INET or INET6, {@code match} and the action (PASS, DROP, REJECT) or {@code TERM},
  * rule id, direction (OUT when the packet left a VM through the interface, IN when it arrives at one), the
  * packet's length (not on TERM), protocol, source/port-&gt;destination/port (ports for TCP and UDP only), then TCP
- * flags for a first packet (S, A, F, R, P, U) or, for TERM, the reason (FIN, RST, TIMEOUT, REVOKED) before the
+ * flags for a first packet (S, A, F, R, P, U) or, for TERM, the reason (FIN, RST, TIMEOUT, REVOKED, CLEARED) before the
  * addresses and packets and bytes from/to the initiator after them. Drainer thread only.
  */
 final class LogLine {
@@ -23,7 +23,7 @@ final class LogLine {
     static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
             .withZone(ZoneOffset.UTC);
     private static final String[] ACTIONS = {"", "PASS", "DROP", "REJECT", "TERM"};
-    private static final String[] REASONS = {"", "FIN", "RST", "TIMEOUT", "REVOKED"};
+    private static final String[] REASONS = {"", "FIN", "RST", "TIMEOUT", "REVOKED", "CLEARED"};
     private static final String FLAG_LETTERS = "FSRPAU";
 
     /** The engine's ports as lines name them: names by port id, and which are uplinks. */

@@ -10,7 +10,8 @@ import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The engine's distributed-firewall packet log: one {@link PacketLogWriter} per worker, and a drainer thread
+ * The engine's distributed-firewall packet log: one {@link PacketLogWriter} per worker and one for the engine's
+ * control path ({@link #control()}: the TERM lines of cleared connections), and a drainer thread
  * ({@code edp-packet-log}) that empties their rings every {@link #DRAIN_INTERVAL_NANOS}, formats each record
  * ({@link LogLine}) and hands the line to every output: syslog servers over UDP or TCP ({@link SyslogMessage}) and
  * the local rotating file. Workers never wait for it; what it cannot deliver is counted. Control methods are
@@ -38,8 +39,8 @@ public final class PacketLog implements AutoCloseable {
         this.clock = clock;
         this.config = PacketLogConfig.DISABLED;
         this.ports = new LogLine.Ports(new String[0], new boolean[0]);
-        this.writers = new PacketLogWriter[workers];
-        for (int i = 0; i < workers; i++) {
+        this.writers = new PacketLogWriter[workers + 1];
+        for (int i = 0; i < writers.length; i++) {
             writers[i] = new PacketLogWriter(config.linesPerSecond());
         }
         drainer = stepped ? null : Thread.ofPlatform().name("edp-packet-log").daemon(true).start(this::run);
@@ -52,6 +53,11 @@ public final class PacketLog implements AutoCloseable {
 
     public PacketLogWriter writer(int worker) {
         return writers[worker];
+    }
+
+    /** The writer of the engine's control path, beside the workers'; one caller at a time (the engine's lock). */
+    public PacketLogWriter control() {
+        return writers[writers.length - 1];
     }
 
     /**

@@ -6,8 +6,9 @@ import io.edp.engine.reject.TokenBucket;
 
 /**
  * One worker's side of the packet log: turns a connection's start or end into a record in its {@link LogRing},
- * under the worker's rate limit. Worker thread only (the slow path and the connection sweep call it); it never
- * blocks and allocates nothing: a line over the rate limit is counted as suppressed, one that finds the ring full
+ * under the worker's rate limit. One thread at a time: its worker's (the slow path and the connection sweep call
+ * it), or for the {@linkplain PacketLog#control() control writer} the engine's control path, serialized by the
+ * engine (cleared connections). It never blocks and allocates nothing: a line over the rate limit is counted as suppressed, one that finds the ring full
  * as lost, and formatting happens on the drainer's thread ({@link PacketLog}).
  * <pre>
  *  word  record
@@ -31,6 +32,8 @@ public final class PacketLogWriter {
     public static final int TIMEOUT = 3;
     /** The rules changed and no longer allow the connection: it is forgotten. */
     public static final int REVOKED = 4;
+    /** Someone cleared it from the table ({@code conntrack -D}, the API's DELETE of a host's connections). */
+    public static final int CLEARED = 5;
 
     // counters
     public static final int QUEUED = 0;
@@ -89,7 +92,7 @@ public final class PacketLogWriter {
         ring.publish();
     }
 
-    /** The end of a connection (FIN, RST, TIMEOUT or REVOKED), seen from its initiator, with what each direction carried. */
+    /** The end of a connection (FIN, RST, TIMEOUT, REVOKED or CLEARED), seen from its initiator, with what each direction carried. */
     public void ended(int reason, int ruleId, int inPort, int outPort, long srcHi, long srcLo, long dstHi,
             long dstLo, int srcPort, int dstPort, int proto, int ipVersion, long packetsOut, long packetsIn,
             long bytesOut, long bytesIn, int nowMillis) {

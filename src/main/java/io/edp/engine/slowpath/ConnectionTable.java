@@ -39,7 +39,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p><b>Packet log.</b> A connection whose rule is logged counts the packets and bytes of each direction (the
  * slow path here, the fast path through {@link #count}) and writes a TERM line when it ends: the packet that
  * closes it (RST, or the second FIN), its timeout (the sweep, or the reuse of its slot, whichever comes first), or
- * a rule change that no longer allows it (REVOKED, on its next packet, as it is forgotten).
+ * a rule change that no longer allows it (REVOKED, on its next packet, as it is forgotten), or its clearing
+ * ({@link #remove}: CLEARED).
  */
 public final class ConnectionTable {
 
@@ -184,9 +185,7 @@ public final class ConnectionTable {
                 int rule = recheck(e, base, initiatorIsA, rules);
                 if (rule >= 0 && rules.verdict(rule) != Verdict.ALLOW) {
                     if (!readOnly) {
-                        if (state != CLOSED && rules.logsId(ruleId)) {
-                            ended(s, base, PacketLogWriter.REVOKED, nowMillis, log);
-                        }
+                        endedIfLogged(s, base, PacketLogWriter.REVOKED, nowMillis, rules, log);
                         forget(s, base, nowMillis);
                     }
                     return NOT_FOUND;
@@ -316,7 +315,7 @@ public final class ConnectionTable {
                 for (int i = 0; i < n; i++) {
                     int base = (local + i) * WORDS;
                     if ((e[base + 5] >>> 56) != 0 && !alive(s, base, nowMillis)) {
-                        timedOut(s, base, nowMillis, rules, log);
+                        endedIfLogged(s, base, PacketLogWriter.TIMEOUT, nowMillis, rules, log);
                         forget(s, base, nowMillis);
                         retired++;
                     }
@@ -328,11 +327,11 @@ public final class ConnectionTable {
         return retired;
     }
 
-    /** The TERM line of a connection that timed out, if it had not closed and its rule is logged. */
-    private void timedOut(Stripe s, int base, int nowMillis, RuleSet rules, PacketLogWriter log) {
+    /** The TERM line of a connection that ends for {@code reason}, unless it had closed or its rule is not logged. */
+    private void endedIfLogged(Stripe s, int base, int reason, int nowMillis, RuleSet rules, PacketLogWriter log) {
         long word = s.entries[base + 5];
         if ((word >>> 56) != CLOSED && rules.logsId((int) word)) {
-            ended(s, base, PacketLogWriter.TIMEOUT, nowMillis, log);
+            ended(s, base, reason, nowMillis, log);
         }
     }
 
@@ -398,11 +397,12 @@ public final class ConnectionTable {
     }
 
     /**
-     * Forgets the live connections {@code filter} selects, as {@code conntrack -D} does; returns their slots
-     * (ascending), whose flow-cache entries the caller must drop. Their next packets meet the rules like any
-     * packet without a connection. Control path, one stripe locked at a time.
+     * Forgets the live connections {@code filter} selects, as {@code conntrack -D} does, each with a TERM line
+     * (CLEARED, its counts so far) into {@code log} when its rule is logged; returns their slots (ascending), whose
+     * flow-cache entries the caller must drop. Their next packets meet the rules like any packet without a
+     * connection. Control path, one stripe locked at a time.
      */
-    public int[] remove(ConnectionFilter filter, int nowMillis) {
+    public int[] remove(ConnectionFilter filter, int nowMillis, RuleSet rules, PacketLogWriter log) {
         int[] removed = new int[16];
         int n = 0;
         for (Stripe s : stripes) {
@@ -410,6 +410,7 @@ public final class ConnectionTable {
                 long[] e = s.entries;
                 for (int base = 0; base < e.length; base += WORDS) {
                     if (selected(s, base, filter, nowMillis)) {
+                        endedIfLogged(s, base, PacketLogWriter.CLEARED, nowMillis, rules, log);
                         forget(s, base, nowMillis);
                         if (n == removed.length) {
                             removed = Arrays.copyOf(removed, n * 2);
@@ -559,7 +560,7 @@ public final class ConnectionTable {
             }
             if (!alive(s, base, nowMillis)) {
                 if ((e[base + 5] >>> 56) != 0) {
-                    timedOut(s, base, nowMillis, rules, log);
+                    endedIfLogged(s, base, PacketLogWriter.TIMEOUT, nowMillis, rules, log);
                     s.live--; // an idle-expired connection; removed ones were already uncounted
                 }
                 return base;

@@ -73,7 +73,8 @@ class ConnectionController {
     @Operation(operationId = "deleteConnection", summary = "Clear one connection",
             description = "As conntrack -D: the connection leaves the table and the flow-cache entries that rested "
                     + "on it are dropped, so its next packets meet the rules (a reply that passed only as part of it "
-                    + "is dropped). Either direction's tuple names it. 404 when no live connection has that name.")
+                    + "is dropped); one of a logged rule writes TERM … CLEARED with its counts in the packet log. "
+                    + "Either direction's tuple names it. 404 when no live connection has that name.")
     ResponseEntity<Void> delete(@PathVariable UUID hostId, @Parameter(example = "6-10.0.0.1-40000-10.0.0.2-80")
             @PathVariable String connectionId) {
         ConnectionFilter filter;
@@ -90,7 +91,8 @@ class ConnectionController {
 
     @DeleteMapping
     @Operation(operationId = "deleteConnections", summary = "Clear connections: all, or those the filters select",
-            description = "As conntrack -D (or -F without filters): the same filters as the list.")
+            description = "As conntrack -D (or -F without filters): the same filters as the list. Each cleared "
+                    + "connection of a logged rule writes TERM … CLEARED with its counts in the packet log.")
     ClearedConnections deleteAll(@PathVariable UUID hostId, @ParameterObject @Valid Selection selection) {
         return new ClearedConnections(engines.require(hostId).clearConnections(selection.filter()));
     }

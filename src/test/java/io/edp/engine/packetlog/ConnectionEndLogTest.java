@@ -3,6 +3,7 @@ package io.edp.engine.packetlog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.edp.engine.packet.FlowKey;
+import io.edp.engine.slowpath.ConnectionFilter;
 import io.edp.engine.slowpath.ConnectionTable;
 import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.RuleSet;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The TERM lines the connection table writes beyond FIN and RST: a connection a rule change no longer allows
- * (REVOKED), the sweep's timed-out connections (a bounded slice at a time), and the counts of a connection whose
+ * (REVOKED), a connection cleared from the table (CLEARED), the sweep's timed-out connections (a bounded slice at a time), and the counts of a connection whose
  * responder's packets are counted by another worker while its initiator restarts it.
  */
 class ConnectionEndLogTest {
@@ -69,6 +70,29 @@ class ConnectionEndLogTest {
         assertThat(ct.find(A, 0, B, 0, udp(1001, 53), 0, 30, new RuleSet(dropOnly), v3, 60, log))
                 .isEqualTo(ConnectionTable.NOT_FOUND);
         assertThat(terms(log)).isEmpty();
+    }
+
+    @Test
+    void aClearedConnectionEndsWithAClearedTermLineUnlessItClosedOrItsRuleIsNotLogged() {
+        ConnectionTable ct = new ConnectionTable(1024);
+        PacketLogWriter log = new PacketLogWriter(1_000);
+        List<FirewallRule> list = List.of(LOGGED_ALLOW);
+        RuleSet rules = new RuleSet(list);
+        int v = ct.policyVersion(list);
+        ct.insert(A, 0, B, 0, udp(1000, 53), 0, 0, v, 7, 1, 0, 60, rules, log);
+        ct.find(B, 0, A, 0, udp(53, 1000), 0, 5, rules, v, 90, log);
+        ct.insert(A, 0, B, 0, udp(1001, 53), 0, 0, v, 7, 1, 0, 70, rules, log);
+        ct.insert(A, 0, B, 0, udp(1002, 53), 0, 0, v, 99, 1, 0, 80, rules, log); // under a rule not logged
+        ct.insert(A, 0, B, 0, tcp(40000, 80), FlowKey.TCP_SYN, 0, v, 7, 1, 0, 60, rules, log);
+        ct.find(A, 0, B, 0, tcp(40000, 80), FlowKey.TCP_RST, 1, rules, v, 40, log); // closed: its TERM is written
+        assertThat(terms(log)).containsExactly(PacketLogWriter.RST + " 7 2/0 100/0");
+
+        assertThat(ct.remove(ConnectionFilter.tuple(FlowKey.PROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53), 10, rules,
+                log)).hasSize(1);
+        assertThat(terms(log)).containsExactly(PacketLogWriter.CLEARED + " 7 1/1 60/90");
+        assertThat(ct.remove(ConnectionFilter.ALL, 20, rules, log)).hasSize(3);
+        assertThat(terms(log)).containsExactly(PacketLogWriter.CLEARED + " 7 1/0 70/0");
+        assertThat(ct.size()).isZero();
     }
 
     @Test
