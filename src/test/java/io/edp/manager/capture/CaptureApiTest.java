@@ -19,18 +19,26 @@ import java.util.UUID;
 import com.jayway.jsonpath.JsonPath;
 import io.edp.bench.HostCommand;
 import io.edp.manager.ManagerTest;
+import io.edp.manager.realization.HostEngines;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.ResultActions;
 
-/** Live captures through the API: start, list, read the pcap back with tshark, stop and remove, limits, bad input. */
+/**
+ * Live captures through the API: start, list, read the pcap back with tshark, stop and remove, limits, the end of
+ * a capture whose engine a push rebuilds, bad input.
+ */
 class CaptureApiTest extends ManagerTest {
 
     private static final String VM_MAC = "00:50:56:aa:bb:01";
 
     @TempDir
     Path dir;
+
+    @Autowired
+    HostEngines engines;
 
     private ResultActions start(String hostId, String json) throws Exception {
         return mvc.perform(post("/api/v1/hosts/" + hostId + "/captures").with(operator())
@@ -112,6 +120,38 @@ class CaptureApiTest extends ManagerTest {
                                 {"nic": "vmnic0", "flows": 100, "packets": 10000, "destinationMac": "%s"}"""
                                 .formatted(VM_MAC)))
                 .andExpect(status().isCreated());
+    }
+
+    @Test
+    void aPushThatRebuildsTheEngineEndsItsCapturesWithEngineClosedAndTheirFilesStayReadable() throws Exception {
+        String hostId = hostWithAnEngine("esx-capture-rebuild");
+        String id = JsonPath.read(start(hostId, """
+                {"port": "vmnic0", "direction": "RX"}""").andExpect(status().isCreated())
+                .andReturn().getResponse().getContentAsString(), "$.id");
+        mvc.perform(post("/api/v1/hosts/" + hostId + "/traffic").with(operator())
+                        .contentType(MediaType.APPLICATION_JSON).content("""
+                                {"nic": "vmnic0", "flows": 10, "packets": 100, "destinationMac": "%s"}"""
+                                .formatted(VM_MAC)))
+                .andExpect(status().isCreated());
+        await("the 100 frames captured", () -> capture(hostId, id), c -> c.contains("\"captured\":100"));
+
+        // a second worker cannot be added to a running engine: the push rebuilds it
+        putEdp(hostId, """
+                {"settings": {"workersPerNumaNode": {"0": 2}}}""").andExpect(status().isOk());
+        await("the capture ended by the rebuild", () -> capture(hostId, id), c -> c.contains("\"state\":\"ENDED\""));
+        mvc.perform(get("/api/v1/hosts/" + hostId + "/captures/" + id).with(viewer()))
+                .andExpect(jsonPath("$.endReason").value("ENGINE_CLOSED"))
+                .andExpect(jsonPath("$.captured").value(100));
+        byte[] pcap = mvc.perform(get("/api/v1/hosts/" + hostId + "/captures/" + id + "/pcap").with(viewer()))
+                .andExpect(status().isOk()).andReturn().getResponse().getContentAsByteArray();
+        Path file = Files.write(dir.resolve("before-rebuild.pcap"), pcap);
+        assertThat(HostCommand.run("tshark", "-r", file.toString(), "-Tfields", "-e", "eth.dst").lines())
+                .hasSize(100).allSatisfy(dst -> assertThat(dst).isEqualTo(VM_MAC));
+        await("the rebuilt engine with two workers", () -> engines.engine(UUID.fromString(hostId))
+                .map(e -> e.config().workerCount()).orElse(0), workers -> workers == 2);
+        start(hostId, """
+                {"port": "vmnic0"}""").andExpect(status().isCreated())
+                .andExpect(jsonPath("$.state").value("RUNNING"));
     }
 
     @Test
