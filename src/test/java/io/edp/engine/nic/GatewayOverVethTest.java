@@ -20,9 +20,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Two Linux network stacks (namespaces vm-a 10.0.0.1 / fd00::1 and vm-b 10.0.0.2 / fd00::2, VLAN 10, gateway
@@ -82,12 +84,28 @@ class GatewayOverVethTest {
         return Engine.start(config, NicDrivers.standard(), SystemClock.INSTANCE);
     }
 
-    @Test
-    void namespacesPingEachOtherAndTheirGatewayAndTtlOneGetsTimeExceeded() {
+    /** What an IP version's run pings and expects. */
+    record Family(String flag, String peer, String gateway, String beyondRouter, String timeExceeded) {
+
+        /** The router's answers that resolve its MAC: ARP replies, or neighbor advertisements. */
+        long resolutions(EngineStats stats) {
+            return flag.equals("-4") ? stats.routerReplies().arpReplies()
+                    : stats.routerReplies().neighborAdvertisements();
+        }
+    }
+
+    static Stream<Family> families() {
+        return Stream.of(new Family("-4", "10.0.0.2", "10.0.0.254", "10.0.9.9", "Time to live exceeded"),
+                new Family("-6", "fd00::2", "fd00::fe", "fd09::9", "Time exceeded: Hop limit"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("families")
+    void namespacesPingEachOtherAndTheirGatewayAndTtlOneGetsTimeExceeded(Family ip) {
         try (Engine engine = engine()) {
-            Ping toB = ping(a, "-c", "3", "-i", "0.2", "-W", "2", "10.0.0.2");
-            Ping toGateway = ping(b, "-c", "3", "-i", "0.2", "-W", "2", "10.0.0.254");
-            Ping expiring = ping(a, "-c", "1", "-t", "1", "-W", "2", "10.0.9.9");
+            Ping toB = ping(a, ip.flag(), "-c", "3", "-i", "0.2", "-W", "2", ip.peer());
+            Ping toGateway = ping(b, ip.flag(), "-c", "3", "-i", "0.2", "-W", "2", ip.gateway());
+            Ping expiring = ping(a, ip.flag(), "-c", "1", "-t", "1", "-W", "2", ip.beyondRouter());
             EngineStats stats = engine.stats();
 
             assertThat(toB.exit()).as(toB.output()).isZero();
@@ -95,37 +113,14 @@ class GatewayOverVethTest {
             assertThat(toGateway.exit()).as(toGateway.output()).isZero();
             assertThat(toGateway.output()).contains("3 packets transmitted, 3 received");
             assertThat(expiring.output()).as("ping -t 1 through the router")
-                    .contains("From 10.0.0.254 icmp_seq=1 Time to live exceeded");
-            assertThat(stats.flood().frames()).as("vm-a's ARP request for vm-b was flooded").isPositive();
-            assertThat(stats.routerReplies().arpReplies()).as("the gateway's MAC resolved").isPositive();
+                    .contains("From " + ip.gateway() + " icmp_seq=1 " + ip.timeExceeded());
+            assertThat(stats.flood().frames()).as("vm-a's ARP request / multicast neighbor solicitation for vm-b "
+                    + "was flooded").isPositive();
+            assertThat(ip.resolutions(stats)).as("the gateway's MAC resolved").isPositive();
             assertThat(stats.routerReplies().echoReplies()).isEqualTo(3);
             assertThat(stats.routerReplies().timeExceeded()).isEqualTo(1);
-            assertThat(HostCommand.run("ip", "-n", a, "neigh", "show", "10.0.0.2")).contains(B_MAC);
-            assertThat(HostCommand.run("ip", "-n", b, "neigh", "show", "10.0.0.254"))
-                    .contains(EngineConfig.DEFAULT_ROUTER_MAC);
-        }
-    }
-
-    @Test
-    void overIpv6TooNamespacesPingEachOtherAndTheirGatewayAndHopLimitOneGetsTimeExceeded() {
-        try (Engine engine = engine()) {
-            Ping toB = ping(a, "-6", "-c", "3", "-i", "0.2", "-W", "2", "fd00::2");
-            Ping toGateway = ping(b, "-6", "-c", "3", "-i", "0.2", "-W", "2", "fd00::fe");
-            Ping expiring = ping(a, "-6", "-c", "1", "-t", "1", "-W", "2", "fd09::9");
-            EngineStats stats = engine.stats();
-
-            assertThat(toB.exit()).as(toB.output()).isZero();
-            assertThat(toB.output()).contains("3 packets transmitted, 3 received");
-            assertThat(toGateway.exit()).as(toGateway.output()).isZero();
-            assertThat(toGateway.output()).contains("3 packets transmitted, 3 received");
-            assertThat(expiring.output()).as("ping -6 -t 1 through the router")
-                    .contains("From fd00::fe icmp_seq=1 Time exceeded: Hop limit");
-            assertThat(stats.flood().frames()).as("vm-a's multicast solicitation for vm-b was flooded").isPositive();
-            assertThat(stats.routerReplies().neighborAdvertisements()).as("the gateway's MAC resolved").isPositive();
-            assertThat(stats.routerReplies().echoReplies()).isEqualTo(3);
-            assertThat(stats.routerReplies().timeExceeded()).isEqualTo(1);
-            assertThat(HostCommand.run("ip", "-n", a, "-6", "neigh", "show", "fd00::2")).contains(B_MAC);
-            assertThat(HostCommand.run("ip", "-n", b, "-6", "neigh", "show", "fd00::fe"))
+            assertThat(HostCommand.run("ip", "-n", a, ip.flag(), "neigh", "show", ip.peer())).contains(B_MAC);
+            assertThat(HostCommand.run("ip", "-n", b, ip.flag(), "neigh", "show", ip.gateway()))
                     .contains(EngineConfig.DEFAULT_ROUTER_MAC);
         }
     }

@@ -25,6 +25,12 @@ class ConnectionEndLogTest {
     private static final FirewallRule LOGGED_ALLOW = FirewallRule.of(7, "any", "any", 0, Verdict.ALLOW).withLog(true);
     private static final FirewallRule DROP_ALL = FirewallRule.of(99, "any", "any", 0, Verdict.DROP);
 
+    // a table whose connections the logged rule allows, and the log it writes (fresh for every test)
+    private final ConnectionTable ct = new ConnectionTable(1024);
+    private final PacketLogWriter log = new PacketLogWriter(PacketLogConfig.MAX_LINES_PER_SECOND);
+    private final RuleSet rules = new RuleSet(List.of(LOGGED_ALLOW));
+    private final int v = ct.policyVersion(List.of(LOGGED_ALLOW));
+
     private static long udp(int sport, int dport) {
         return FlowKey.l4Word(sport, dport, FlowKey.PROTO_UDP, 4, 1);
     }
@@ -45,16 +51,16 @@ class ConnectionEndLogTest {
         return terms;
     }
 
+    /** 10.0.0.1/1000 → 10.0.0.2/53 under rule 7: 60 bytes out at 0 ms, 90 back at 5 ms. */
+    private void exchange() {
+        ct.insert(A, 0, B, 0, udp(1000, 53), 0, 0, v, 7, 1, 0, 60, rules, log);
+        ct.find(B, 0, A, 0, udp(53, 1000), 0, 5, rules, v, 90, log);
+    }
+
     @Test
     void aConnectionARuleChangeNoLongerAllowsEndsWithARevokedTermLineWhileItsRuleIsLogged() {
-        ConnectionTable ct = new ConnectionTable(1024);
-        PacketLogWriter log = new PacketLogWriter(1_000);
-        List<FirewallRule> before = List.of(LOGGED_ALLOW);
-        RuleSet rules = new RuleSet(before);
-        int v1 = ct.policyVersion(before);
-        ct.insert(A, 0, B, 0, udp(1000, 53), 0, 0, v1, 7, 1, 0, 60, rules, log);
-        ct.find(B, 0, A, 0, udp(53, 1000), 0, 5, rules, v1, 90, log);
-        ct.find(A, 0, B, 0, udp(1000, 53), 0, 6, rules, v1, 60, log);
+        exchange();
+        ct.find(A, 0, B, 0, udp(1000, 53), 0, 6, rules, v, 60, log);
         // a drop above the logged rule: the next packet, either way, finds the connection no longer allowed
         List<FirewallRule> after = List.of(DROP_ALL, LOGGED_ALLOW);
         int v2 = ct.policyVersion(after);
@@ -74,13 +80,7 @@ class ConnectionEndLogTest {
 
     @Test
     void aClearedConnectionEndsWithAClearedTermLineUnlessItClosedOrItsRuleIsNotLogged() {
-        ConnectionTable ct = new ConnectionTable(1024);
-        PacketLogWriter log = new PacketLogWriter(1_000);
-        List<FirewallRule> list = List.of(LOGGED_ALLOW);
-        RuleSet rules = new RuleSet(list);
-        int v = ct.policyVersion(list);
-        ct.insert(A, 0, B, 0, udp(1000, 53), 0, 0, v, 7, 1, 0, 60, rules, log);
-        ct.find(B, 0, A, 0, udp(53, 1000), 0, 5, rules, v, 90, log);
+        exchange();
         ct.insert(A, 0, B, 0, udp(1001, 53), 0, 0, v, 7, 1, 0, 70, rules, log);
         ct.insert(A, 0, B, 0, udp(1002, 53), 0, 0, v, 99, 1, 0, 80, rules, log); // under a rule not logged
         ct.insert(A, 0, B, 0, tcp(40000, 80), FlowKey.TCP_SYN, 0, v, 7, 1, 0, 60, rules, log);
@@ -97,10 +97,6 @@ class ConnectionEndLogTest {
 
     @Test
     void theSweepRetiresABoundedSliceAndWritesATimeoutTermLineForEachLoggedConnection() {
-        ConnectionTable ct = new ConnectionTable(1024);
-        PacketLogWriter log = new PacketLogWriter(PacketLogConfig.MAX_LINES_PER_SECOND);
-        RuleSet rules = new RuleSet(List.of(LOGGED_ALLOW));
-        int v = ct.policyVersion(List.of(LOGGED_ALLOW));
         for (int port = 0; port < 200; port++) {
             ct.insert(A, 0, B, 0, udp(1000 + port, 53), 0, 0, v, 7, 1, 0, 60, rules, log);
         }
@@ -127,10 +123,6 @@ class ConnectionEndLogTest {
      */
     @Test
     void aRestartOnOneWorkerNeverCorruptsTheCountsAnotherWorkerKeepsForTheResponder() throws InterruptedException {
-        ConnectionTable ct = new ConnectionTable(1024);
-        PacketLogWriter log = new PacketLogWriter(PacketLogConfig.MAX_LINES_PER_SECOND);
-        RuleSet rules = new RuleSet(List.of(LOGGED_ALLOW));
-        int v = ct.policyVersion(List.of(LOGGED_ALLOW));
         long started = ct.insert(A, 0, B, 0, tcp(40000, 80), FlowKey.TCP_SYN, 0, v, 7, 1, 0, 60, rules, log);
         int responder = (int) started ^ 1;
         int length = 100;
