@@ -19,7 +19,7 @@ import java.util.UUID;
 import com.jayway.jsonpath.JsonPath;
 import io.edp.bench.HostCommand;
 import io.edp.manager.ManagerTest;
-import io.edp.manager.realization.HostEngines;
+import io.edp.manager.engines.HostEngines;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;

@@ -14,9 +14,9 @@ import java.util.List;
 import java.util.UUID;
 
 import com.jayway.jsonpath.JsonPath;
-import io.edp.engine.Engine;
 import io.edp.manager.ManagerTest;
-import io.edp.manager.realization.HostEngines;
+import io.edp.manager.engines.HostEngine;
+import io.edp.manager.engines.HostEngines;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
@@ -96,7 +96,7 @@ class GatewayApiTest extends ManagerTest {
         created(GATEWAYS, "{\"vlan\": 10, \"ipv4\": \"10.0.0.254\"}");
         created("/api/v1/routing/routes", """
                 {"prefix": "10.128.0.0/16", "nextHopMac": "02:00:00:00:00:fe", "output": "vmnic1", "vlan": 20}""");
-        Engine engine = await("the engine with vmnic1 at MTU 1,280 and the route", () -> engines.engine(hostId)
+        HostEngine engine = await("the engine with vmnic1 at MTU 1,280 and the route", () -> engines.engine(hostId)
                 .filter(e -> e.config().routes().size() == 1 && e.config().ports().get(1).mtu() == 1280)
                 .orElse(null), e -> e != null);
 
