@@ -186,11 +186,17 @@ public final class PacketTracer {
             return w.flowCache().find(d, key, m.flowHash());
         }
 
-        /** Rewrites the frame (in the trace's own buffer) as the worker would, then transmit's own check. */
+        /**
+         * The egress port's MTU check, then rewrites the frame (in the trace's own buffer) as the worker would, then
+         * transmit's own check.
+         */
         private Verdict verdict(Action applied) {
             if (applied.outPort() == Action.FLOOD || applied.outPort() == Action.LOCAL) {
                 return new Verdict(applied.outPort() == Action.FLOOD ? Outcome.FLOODED : Outcome.ANSWERED, -1, null,
                         null, applied.ruleId(), applied.toString(), false);
+            }
+            if (FrameRewriter.exceedsMtu(m, applied, t)) {
+                return dropped(DropReason.MTU_EXCEEDED, applied.ruleId(), applied.toString(), false);
             }
             int rewritten = FrameRewriter.apply(m, applied);
             if (rewritten != FrameRewriter.FORWARD) {

@@ -7,7 +7,6 @@ import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.nic.NicDriver;
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.packet.FlowKey;
-import io.edp.engine.packet.NetworkOrder;
 import io.edp.engine.packet.FrameParser;
 import io.edp.engine.packet.FrameRewriter;
 import io.edp.engine.reject.RejectReplies;
@@ -37,8 +36,6 @@ import java.lang.foreign.ValueLayout;
  * held when a stage threw ({@link #recover}). Worker thread only; nothing here allocates.
  */
 final class BurstPipeline {
-
-    private static final int IPV6_HEADER = 40;
 
     private final Clock clock;
     private final MbufCache mbufs;
@@ -234,7 +231,7 @@ final class BurstPipeline {
             mbufs.free(index);
             return;
         }
-        if (!action.drops() && ipLength(m) > g.tables().mtu(action.outPort())) {
+        if (FrameRewriter.exceedsMtu(m, action, g.tables())) {
             tooBig(m, action, g.tables(), nowMillis);
             mbufs.free(index);
             return;
@@ -251,17 +248,6 @@ final class BurstPipeline {
             routerError(RouterReplies.TIME_EXCEEDED_ERROR, m, 0, g.tables(), nowMillis);
         }
         mbufs.free(index);
-    }
-
-    /** The IP packet's length (0 for ARP): what a port's MTU limits. */
-    private static int ipLength(Mbuf m) {
-        long l3 = m.dataAddress() + m.l3Offset();
-        return switch (FlowKey.ipVersion(m.descriptors().get(ValueLayout.JAVA_LONG_UNALIGNED,
-                m.flowKeyAddress() + FlowKey.L4))) {
-            case 4 -> m.data().get(NetworkOrder.U16, l3 + 2) & 0xFFFF;
-            case 6 -> IPV6_HEADER + (m.data().get(NetworkOrder.U16, l3 + 4) & 0xFFFF);
-            default -> 0;
-        };
     }
 
     /**

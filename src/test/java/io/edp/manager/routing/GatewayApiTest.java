@@ -105,6 +105,14 @@ class GatewayApiTest extends ManagerTest {
         await("50 packet-too-big answers", () -> engine.stats().routerReplies().packetTooBig(), n -> n == 50);
         assertThat(JsonPath.<Integer>read(responseBody("/api/v1/hosts/" + hostId + "/traffic"),
                 "$.dropped.MTU_EXCEEDED")).isEqualTo(50);
+        mvc.perform(post("/api/v1/hosts/" + hostId + "/trace").with(viewer()).contentType(MediaType.APPLICATION_JSON)
+                        .content("""
+                                {"ingress": "vmnic0", "vlans": [10], "sourceIp": "10.0.0.1",
+                                 "destinationIp": "10.128.0.1", "protocol": "udp", "length": 1400}"""))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.routing.output").value("vmnic1"))
+                .andExpect(jsonPath("$.verdict.outcome").value("DROPPED"))
+                .andExpect(jsonPath("$.verdict.dropReason").value("MTU_EXCEEDED"));
 
         mvc.perform(patch(vmnic1).with(operator()).header("If-Match", "\"0\"").contentType(MERGE_PATCH)
                         .content("{\"mtu\": 1500}"))
