@@ -6,9 +6,10 @@ import org.springframework.stereotype.Component;
 
 /**
  * Part of readiness: not ready until the start-up reconciliation has pushed every host, since until then hosts
- * of the inventory run no engine.
+ * of the inventory run no engine. A replica without embedded engines has neither.
  */
 @Component
+@ConditionalOnEmbeddedEngines
 class StartupReconciliationHealthIndicator implements HealthIndicator {
 
     private final Reconciler reconciler;
