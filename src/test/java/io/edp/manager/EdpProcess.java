@@ -17,7 +17,8 @@ import io.edp.EdpApplication;
  * This program ({@link EdpApplication}: the manager, or a command such as {@code agent}) in a JVM of its own, as
  * {@code java -jar edp.jar} would run it: the main classes and the dependencies of this test run, without the test
  * classes (whose test configurations component scanning would pick up). Its output goes to a log file, whose end a
- * failing test quotes. {@link #kill()} is a {@code kill -9}: no shutdown hook, no graceful stop.
+ * failing test quotes. {@link #kill()} is a {@code kill -9}: no shutdown hook, no graceful stop; {@link #pause()}
+ * freezes it.
  */
 public final class EdpProcess implements AutoCloseable {
 
@@ -71,6 +72,30 @@ public final class EdpProcess implements AutoCloseable {
         awaitExit(10);
     }
 
+    /** SIGSTOP: the process stays, frozen, with its connections open (a replica that hangs). */
+    public void pause() {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    public void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String signal) {
+        try {
+            var kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + this + " exited " + kill.exitValue());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run kill", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     /** The end of its log, for failure messages. */
     public String logTail() {
         try {
@@ -81,10 +106,11 @@ public final class EdpProcess implements AutoCloseable {
         }
     }
 
-    /** A graceful stop (SIGTERM), then SIGKILL if it takes longer than 20 s. */
+    /** A graceful stop (SIGCONT, in case it is paused, and SIGTERM), then SIGKILL if it takes longer than 20 s. */
     @Override
     public void close() {
         if (process.isAlive()) {
+            resume();
             process.destroy();
             if (!awaitExit(20)) {
                 kill();

@@ -98,6 +98,15 @@ public final class ManagerProcess implements AutoCloseable {
         return process;
     }
 
+    /** {@code kill -STOP}: it answers nothing and pushes nothing until {@link #resume()}. */
+    public void pause() {
+        process.pause();
+    }
+
+    public void resume() {
+        process.resume();
+    }
+
     /** {@code kill -9}. */
     public void kill() {
         process.kill();

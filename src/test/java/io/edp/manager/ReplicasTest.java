@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -26,9 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Two manager replicas, each a JVM of its own, on one PostgreSQL of this test's own: A runs the embedded engines,
  * B ({@code edp.engines.embedded=false}) serves the API only. What is written through B is realized by A's engines;
- * a realization long-poll held on B is answered when A realizes (a notification from PostgreSQL: B re-reads nothing
- * on its own); a global firewall rule written through B reaches every host; and a {@code kill -9} of B in the
- * middle of writes loses none that B acknowledged: A realizes them all.
+ * a global firewall rule written through B while A is frozen ({@code kill -STOP}) is realized on every host once A
+ * resumes, and the long-polls held on B meanwhile are answered then (by a notification from PostgreSQL: B re-reads
+ * nothing on its own); a {@code kill -9} of B in the middle of writes loses none that B acknowledged: A realizes
+ * them all.
  */
 class ReplicasTest {
 
@@ -43,59 +45,68 @@ class ReplicasTest {
     void everyWriteThroughTheApiReplicaIsRealizedByTheEngineReplicaAndSurvivesItsKill() throws Exception {
         try (var postgres = EmbeddedPostgres.builder().setDataDirectory(dir.resolve("postgres")).start()) {
             var database = new ManagerProcess.Database(postgres.getJdbcUrl("postgres", "postgres"), "postgres", "");
-            try (var b = ManagerProcess.start("replica-b", database, dir, "--edp.engines.embedded=false")) {
+            try (var a = ManagerProcess.start("replica-a", database, dir);
+                 var b = ManagerProcess.start("replica-b", database, dir, "--edp.engines.embedded=false")) {
+                a.awaitReady(STARTUP);
                 b.awaitReady(STARTUP);
-                try (var a = ManagerProcess.start("replica-a", database, dir)) {
-                    var first = b.api().writeHostWithAVm("esx-0", OPERATOR, PASSWORD);
-                    assertThat(a.ready()).as("replica A, the only one with engines, is still starting").isFalse();
-                    var waitOnB = b.api().client().sendAsync(realization(b, first.hostId(), first.generation(),
-                            "60s"), HttpResponse.BodyHandlers.ofString());
 
-                    a.awaitReady(STARTUP);
-                    var answered = waitOnB.get(REALIZED.toSeconds(), TimeUnit.SECONDS);
-                    assertThat(answered.statusCode()).isEqualTo(200);
-                    assertRealized(answered.body(), first.generation());
-                    assertThat(engineGeneration(a, first.hostId())).as("A's engine runs it")
-                            .isGreaterThanOrEqualTo(first.generation());
-                    assertThat(status(b, "/api/v1/hosts/" + first.hostId() + "/stats/flow-cache"))
+                List<UUID> hosts = new ArrayList<>();
+                for (int i = 0; i < HOSTS; i++) {
+                    var host = b.api().writeHostWithAVm("esx-" + i, OPERATOR, PASSWORD);
+                    awaitRealizedThrough(b, host.hostId(), host.generation());
+                    assertThat(engineGeneration(a, host.hostId())).as("A's engine runs it")
+                            .isGreaterThanOrEqualTo(host.generation());
+                    assertThat(status(b, "/api/v1/hosts/" + host.hostId() + "/stats/flow-cache"))
                             .as("B runs no engine").isEqualTo(404);
+                    hosts.add(host.hostId());
+                }
 
-                    List<UUID> hosts = new ArrayList<>(List.of(first.hostId()));
-                    for (int i = 1; i < HOSTS; i++) {
-                        var host = b.api().writeHostWithAVm("esx-" + i, OPERATOR, PASSWORD);
-                        awaitRealizedThrough(b, host.hostId(), host.generation());
-                        hosts.add(host.hostId());
-                    }
+                // a global rule through B while A is frozen: B's long-polls are held until A, resumed, realizes it
+                a.pause();
+                var rule = post(b, "/api/v1/firewall/rules", rule("drop-one"));
+                assertThat(rule.statusCode()).as(rule.body()).isEqualTo(201);
+                List<Map<String, Object>> bumped = JsonPath.read(rule.body(), "$.bumpedHosts");
+                assertThat(bumped).extracting(h -> UUID.fromString((String) h.get("hostId")))
+                        .as("a global rule bumps every host").containsExactlyInAnyOrderElementsOf(hosts);
+                List<CompletableFuture<HttpResponse<String>>> waits = new ArrayList<>();
+                for (var host : bumped) {
+                    waits.add(b.api().client().sendAsync(realization(b, UUID.fromString((String) host.get("hostId")),
+                            generation(host), "60s"), HttpResponse.BodyHandlers.ofString()));
+                }
+                for (var host : bumped) {
+                    var now = get(b, "/api/v1/hosts/" + host.get("hostId") + "/realization").body();
+                    assertThat(((Number) JsonPath.read(now, "$.realizedGeneration")).longValue())
+                            .as("not realized while A is frozen: %s", now).isLessThan(generation(host));
+                }
+                assertThat(waits).as("no long-poll answered while A is frozen").noneMatch(CompletableFuture::isDone);
+                a.resume();
+                for (int i = 0; i < bumped.size(); i++) {
+                    var answered = waits.get(i).get(REALIZED.toSeconds(), TimeUnit.SECONDS);
+                    assertThat(answered.statusCode()).as(answered.body()).isEqualTo(200);
+                    assertRealized(answered.body(), generation(bumped.get(i)));
+                    assertThat(engineGeneration(a, UUID.fromString((String) bumped.get(i).get("hostId"))))
+                            .isGreaterThanOrEqualTo(generation(bumped.get(i)));
+                }
 
-                    var rule = post(b, "/api/v1/firewall/rules", rule("drop-one"));
-                    assertThat(rule.statusCode()).as(rule.body()).isEqualTo(201);
-                    List<Map<String, Object>> bumped = JsonPath.read(rule.body(), "$.bumpedHosts");
-                    assertThat(bumped).extracting(h -> UUID.fromString((String) h.get("hostId")))
-                            .as("a global rule bumps every host").containsExactlyInAnyOrderElementsOf(hosts);
-                    for (var host : bumped) {
-                        var hostId = UUID.fromString((String) host.get("hostId"));
-                        long generation = ((Number) host.get("generation")).longValue();
-                        awaitRealizedThrough(b, hostId, generation);
-                        assertThat(engineGeneration(a, hostId)).isGreaterThanOrEqualTo(generation);
-                    }
-
-                    var acknowledged = writeRulesUntilKilled(b);
-                    var listed = get(a, "/api/v1/firewall/rules?size=100");
-                    assertThat(listed.statusCode()).as(listed.body()).isEqualTo(200);
-                    String rules = listed.body();
-                    for (String name : acknowledged) {
-                        assertThat(rules).as("a rule B acknowledged before its kill").contains("\"" + name + "\"");
-                    }
-                    for (var hostId : hosts) {
-                        long desired = ((Number) JsonPath.read(get(a, "/api/v1/hosts/" + hostId + "/realization")
-                                .body(), "$.desiredGeneration")).longValue();
-                        awaitRealizedThrough(a, hostId, desired);
-                        assertThat(engineGeneration(a, hostId)).as("A's engine runs everything committed")
-                                .isEqualTo(desired);
-                    }
+                var acknowledged = writeRulesUntilKilled(b);
+                var listed = get(a, "/api/v1/firewall/rules?size=100");
+                assertThat(listed.statusCode()).as(listed.body()).isEqualTo(200);
+                for (String name : acknowledged) {
+                    assertThat(listed.body()).as("a rule B acknowledged before its kill").contains("\"" + name + "\"");
+                }
+                for (var hostId : hosts) {
+                    long desired = ((Number) JsonPath.read(get(a, "/api/v1/hosts/" + hostId + "/realization")
+                            .body(), "$.desiredGeneration")).longValue();
+                    awaitRealizedThrough(a, hostId, desired);
+                    assertThat(engineGeneration(a, hostId)).as("A's engine runs everything committed")
+                            .isEqualTo(desired);
                 }
             }
         }
+    }
+
+    private static long generation(Map<String, Object> bumpedHost) {
+        return ((Number) bumpedHost.get("generation")).longValue();
     }
 
     /**
