@@ -150,7 +150,7 @@ class ReplicasTest {
 
     private static HttpRequest realization(ManagerProcess replica, UUID hostId, long generation, String wait) {
         return replica.api().request("/api/v1/hosts/" + hostId + "/realization?generation=" + generation
-                + "&wait=" + wait, OPERATOR, PASSWORD).build();
+                + "&wait=" + wait, OPERATOR, PASSWORD).timeout(Duration.ofSeconds(90)).build();
     }
 
     /** The desired generation the host's engine on {@code replica} runs. */
@@ -171,12 +171,17 @@ class ReplicasTest {
     }
 
     private static HttpResponse<String> get(ManagerProcess replica, String path) throws Exception {
-        return replica.api().send(replica.api().request(path, OPERATOR, PASSWORD).build());
+        return replica.api().send(request(replica, path).build());
     }
 
     private static HttpResponse<String> post(ManagerProcess replica, String path, String json)
             throws IOException, InterruptedException {
-        return replica.api().send(replica.api().request(path, OPERATOR, PASSWORD)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build());
+        return replica.api().send(request(replica, path).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
+    /** With a timeout: a request stuck behind a frozen replica's locks fails the test instead of hanging it. */
+    private static HttpRequest.Builder request(ManagerProcess replica, String path) {
+        return replica.api().request(path, OPERATOR, PASSWORD).timeout(REALIZED);
     }
 }
