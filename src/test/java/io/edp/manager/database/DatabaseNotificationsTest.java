@@ -1,0 +1,101 @@
+package io.edp.manager.database;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import javax.sql.DataSource;
+
+import io.edp.manager.LiveApi;
+import io.edp.manager.ManagerTest;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The shared listener on the suite's real PostgreSQL: a subscriber hears its own channel's notifications, with
+ * their payloads, once the sending transaction commits (never a rolled-back one's); it is told at the start that it
+ * may have missed some; and a subscriber that throws neither silences the others nor stops the listening.
+ */
+class DatabaseNotificationsTest extends ManagerTest {
+
+    private static final Duration DELIVERED = Duration.ofSeconds(10);
+
+    @Autowired
+    private DataSource dataSource;
+
+    @Autowired
+    private JdbcTemplate jdbc;
+
+    @Autowired
+    private TransactionTemplate tx;
+
+    /** Records what it is told. */
+    private static class Recording implements DatabaseNotifications.Subscriber {
+
+        private final String channel;
+        final Queue<String> payloads = new ConcurrentLinkedQueue<>();
+        final AtomicInteger missed = new AtomicInteger();
+
+        Recording(String channel) {
+            this.channel = channel;
+        }
+
+        @Override
+        public String channel() {
+            return channel;
+        }
+
+        @Override
+        public void notified(String payload) {
+            payloads.add(payload);
+        }
+
+        @Override
+        public void missed() {
+            missed.incrementAndGet();
+        }
+    }
+
+    @Test
+    void subscribersHearTheirChannelAfterCommitAndAFailingOneSilencesNoOther() throws Exception {
+        var failing = new Recording("edp_test_a") {
+            @Override
+            public void notified(String payload) {
+                throw new IllegalStateException("a subscriber's bug");
+            }
+        };
+        var first = new Recording("edp_test_a");
+        var second = new Recording("edp_test_b");
+        var notifications = new DatabaseNotifications(dataSource, List.of(failing, first, second));
+        notifications.start();
+        try {
+            LiveApi.await("every subscriber told it may have missed notifications", DELIVERED,
+                    () -> List.of(failing.missed.get(), first.missed.get(), second.missed.get()),
+                    counts -> counts.stream().allMatch(n -> n == 1));
+
+            tx.executeWithoutResult(status -> {
+                jdbc.execute("SELECT pg_notify('edp_test_a', 'rolled back')");
+                status.setRollbackOnly();
+            });
+            tx.executeWithoutResult(status -> jdbc.execute("SELECT pg_notify('edp_test_a', 'one')"));
+            jdbc.execute("SELECT pg_notify('edp_test_b', 'two')");
+            jdbc.execute("SELECT pg_notify('edp_test_a', 'three')");
+
+            LiveApi.await("the notifications of channel a", DELIVERED, () -> List.copyOf(first.payloads),
+                    payloads -> payloads.size() >= 2);
+            LiveApi.await("the notification of channel b", DELIVERED, () -> List.copyOf(second.payloads),
+                    payloads -> !payloads.isEmpty());
+            assertThat(first.payloads).containsExactly("one", "three");
+            assertThat(second.payloads).containsExactly("two");
+        } finally {
+            notifications.stop();
+        }
+        assertThat(notifications.isRunning()).isFalse();
+    }
+}
