@@ -13,7 +13,6 @@ import io.edp.manager.engines.HostDataPath;
 import io.edp.manager.engines.HostEngines;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -45,7 +44,6 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 @Component
 @ConditionalOnEmbeddedEngines
-@EnableConfigurationProperties(RealizationProperties.class)
 class Reconciler implements SmartLifecycle, DatabaseNotifications.Subscriber {
 
     static final String CHANNEL = "edp_desired_state";
