@@ -27,8 +27,7 @@ public class DatabaseNotifications implements SmartLifecycle {
     /** Reacts to the notifications of one channel. Called on the listening thread: return quickly. */
     public interface Subscriber {
 
-        /** The channel, as the triggers that NOTIFY name it. */
-        String channel();
+        NotificationChannel channel();
 
         /** A notification on the channel, with its payload ({@code ""} when it has none). */
         void notified(String payload);
@@ -57,11 +56,12 @@ public class DatabaseNotifications implements SmartLifecycle {
     }
 
     private void listen() {
-        Set<String> channels = subscribers.stream().map(Subscriber::channel).collect(Collectors.toSet());
+        Set<NotificationChannel> channels = subscribers.stream().map(Subscriber::channel)
+                .collect(Collectors.toSet());
         while (running) {
             try (var connection = dataSource.getConnection(); var statement = connection.createStatement()) {
-                for (String channel : channels) {
-                    statement.execute("LISTEN " + channel);
+                for (NotificationChannel channel : channels) {
+                    statement.execute("LISTEN " + channel.sqlName());
                 }
                 var postgres = connection.unwrap(PGConnection.class);
                 subscribers.forEach(Subscriber::missed);
@@ -72,7 +72,7 @@ public class DatabaseNotifications implements SmartLifecycle {
                     }
                     for (var notification : notifications) {
                         for (Subscriber subscriber : subscribers) {
-                            if (subscriber.channel().equals(notification.getName())) {
+                            if (subscriber.channel().sqlName().equals(notification.getName())) {
                                 deliver(subscriber, notification.getParameter());
                             }
                         }

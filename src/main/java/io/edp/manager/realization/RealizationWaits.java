@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.database.DatabaseNotifications;
+import io.edp.manager.database.NotificationChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -17,14 +18,13 @@ import org.springframework.web.context.request.async.DeferredResult;
 /**
  * Long-polls on a host's realization: a waiter is answered as soon as the generation it names is realized, or the
  * push failed, or its wait runs out (then with the status as it is). A trigger on host_realization (migration V6_2)
- * NOTIFYs {@value #CHANNEL} with the host's id when its realization moves; PostgreSQL delivers it after the commit
+ * NOTIFYs {@code edp_realization} with the host's id when its realization moves; PostgreSQL delivers it after the commit
  * to every replica, so a wait held on one replica is answered by a push, or an agent's report, recorded through
  * any other. No request thread is held while waiting.
  */
 @Component
 class RealizationWaits implements DatabaseNotifications.Subscriber {
 
-    static final String CHANNEL = "edp_realization";
     private static final Logger log = LoggerFactory.getLogger(RealizationWaits.class);
 
     private record Waiter(long generation, DeferredResult<RealizationStatus> result) {
@@ -57,8 +57,8 @@ class RealizationWaits implements DatabaseNotifications.Subscriber {
     }
 
     @Override
-    public String channel() {
-        return CHANNEL;
+    public NotificationChannel channel() {
+        return NotificationChannel.REALIZATION;
     }
 
     /** The realization of the host whose id is {@code payload} moved. */

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import io.edp.manager.database.DatabaseNotifications;
+import io.edp.manager.database.NotificationChannel;
 import io.edp.manager.engines.HostDataPath;
 import io.edp.manager.engines.HostEngines;
 import org.slf4j.Logger;
@@ -24,7 +25,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * row ({@code FOR UPDATE SKIP LOCKED}), leases it (IN_PROGRESS) and reads its desired state: while the row is
  * locked no change to that host can commit, so what is read is exactly the claimed generation. The push itself
  * runs on a virtual thread outside any transaction, so a slow or failing host holds up no other; its result is
- * recorded in a second transaction. The loop wakes on every notification of {@value #CHANNEL} (the triggers that
+ * recorded in a second transaction. The loop wakes on every notification of desired-state changes (the triggers that
  * bump generations send it; PostgreSQL delivers it after the commit, whichever replica committed) and every sweep
  * interval (retries whose backoff ran out, notifications missed while disconnected).
  * <p>
@@ -45,8 +46,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 @ConditionalOnEmbeddedEngines
 class Reconciler implements SmartLifecycle, DatabaseNotifications.Subscriber {
-
-    static final String CHANNEL = "edp_desired_state";
 
     private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
     static final String STARTUP_WAIT = "start-up reconciliation: waiting for a push slot";
@@ -84,8 +83,8 @@ class Reconciler implements SmartLifecycle, DatabaseNotifications.Subscriber {
     }
 
     @Override
-    public String channel() {
-        return CHANNEL;
+    public NotificationChannel channel() {
+        return NotificationChannel.DESIRED_STATE;
     }
 
     @Override
