@@ -59,6 +59,18 @@ public final class LiveApi {
      * 00:50:56:aa:bb:01, under EDP_STANDARD; returns once its fast path runs.
      */
     public UUID hostWithAVm(String name, String user, String password) throws Exception {
+        var hostId = writeHostWithAVm(name, user, password).hostId();
+        await("the fast path to run", () -> send(request("/api/v1/hosts/" + hostId + "/stats/flow-cache", user,
+                password).build()).body(), body -> body.contains("\"mode\":\"EDP_STANDARD\""));
+        return hostId;
+    }
+
+    /** A host and the generation its last write left desired (its {@code EDP-Generation}). */
+    public record WrittenHost(UUID hostId, long generation) {
+    }
+
+    /** The host of {@link #hostWithAVm}, written without waiting for any engine to run it. */
+    public WrittenHost writeHostWithAVm(String name, String user, String password) throws Exception {
         var hostId = create("/api/v1/hosts", """
                 {"name": "%s", "managementAddress": "192.0.2.11",
                  "numaNodes": [{"id": 0, "cpuCores": [0, 1, 2, 3]}]}""".formatted(name), user, password);
@@ -75,9 +87,7 @@ public final class LiveApi {
         if (edp.statusCode() != 200) {
             throw new AssertionError("PUT edp answered " + edp.statusCode() + ": " + edp.body());
         }
-        await("the fast path to run", () -> send(request("/api/v1/hosts/" + hostId + "/stats/flow-cache", user,
-                password).build()).body(), body -> body.contains("\"mode\":\"EDP_STANDARD\""));
-        return hostId;
+        return new WrittenHost(hostId, Long.parseLong(edp.headers().firstValue("EDP-Generation").orElseThrow()));
     }
 
     /** Starts traffic of 100 flows at {@code packetsPerSecond} from vmnic0 to the VM, for at most a minute. */

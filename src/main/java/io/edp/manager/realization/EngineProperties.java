@@ -9,8 +9,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 /**
- * The embedded engines: their fixed memory per host, and which NIC drivers they may open.
+ * The embedded engines: whether this replica runs them, their fixed memory per host, and which NIC drivers they
+ * may open.
  *
+ * @param embedded          this replica runs the embedded engines (and the reconciler that pushes to them); set it
+ *                          true on exactly one replica of those sharing a database: the others serve the API only
  * @param mbufs             packet buffers per engine (2 KiB data room each)
  * @param conntrackCapacity connection-table slots per engine, a power of two
  * @param realDrivers       open {@code af_packet} (real interfaces) and {@code pcap} (files) ports; when false only
@@ -23,9 +26,9 @@ import org.springframework.util.unit.DataSize;
  * @param afPacketInterfaces the only interfaces {@code af_packet} NICs may open; empty (the default): none
  */
 @ConfigurationProperties("edp.engines")
-public record EngineProperties(@DefaultValue("8192") int mbufs, @DefaultValue("65536") int conntrackCapacity,
-                               @DefaultValue("true") boolean realDrivers, DataSize memoryBudget, Path pcapDir,
-                               List<String> afPacketInterfaces) {
+public record EngineProperties(@DefaultValue("true") boolean embedded, @DefaultValue("8192") int mbufs,
+                               @DefaultValue("65536") int conntrackCapacity, @DefaultValue("true") boolean realDrivers,
+                               DataSize memoryBudget, Path pcapDir, List<String> afPacketInterfaces) {
 
     public EngineProperties {
         ConfigRules.require(ConfigRules.memory(conntrackCapacity, mbufs)); // the engines' own rules, at start-up

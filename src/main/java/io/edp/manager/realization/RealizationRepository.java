@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import io.edp.manager.api.SqlPages;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -19,9 +20,11 @@ import org.springframework.stereotype.Repository;
 /**
  * The host_realization table: claims with row locks ({@code FOR UPDATE SKIP LOCKED}, so replicas sharing the
  * database never claim the same host) and leases (so a claimed host shows IN_PROGRESS without a transaction held
- * open during the push). Callers run these in transactions.
+ * open during the push). Callers run these in transactions. Its leases and retries take their lengths from
+ * {@link RealizationProperties}, bound here because every replica records realizations (reconciler or not).
  */
 @Repository
+@EnableConfigurationProperties(RealizationProperties.class)
 class RealizationRepository {
 
     private static final String STATUS = """

@@ -6,27 +6,25 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import io.edp.manager.api.NotFoundException;
+import io.edp.manager.database.DatabaseNotifications;
+import io.edp.manager.database.NotificationChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import org.springframework.web.context.request.async.DeferredResult;
 
 /**
  * Long-polls on a host's realization: a waiter is answered as soon as the generation it names is realized, or the
- * push failed, or its wait runs out (then with the status as it is). This replica's {@link Reconciler} reports
- * each push it finishes ({@link #changed}); pushes finished by another replica sharing the database are seen by a
- * re-read of the waited-on hosts every {@value #RECHECK_MILLIS} ms. No request thread is held while waiting.
+ * push failed, or its wait runs out (then with the status as it is). A trigger on host_realization (migration V6_2)
+ * NOTIFYs {@code edp_realization} with the host's id when its realization moves; PostgreSQL delivers it after the commit
+ * to every replica, so a wait held on one replica is answered by a push, or an agent's report, recorded through
+ * any other. No request thread is held while waiting.
  */
 @Component
-class RealizationWaits implements SmartLifecycle {
+class RealizationWaits implements DatabaseNotifications.Subscriber {
 
-    static final int RECHECK_MILLIS = 1_000;
     private static final Logger log = LoggerFactory.getLogger(RealizationWaits.class);
 
     private record Waiter(long generation, DeferredResult<RealizationStatus> result) {
@@ -34,7 +32,6 @@ class RealizationWaits implements SmartLifecycle {
 
     private final RealizationRepository realizations;
     private final Map<UUID, Set<Waiter>> waiters = new ConcurrentHashMap<>();
-    private ScheduledExecutorService recheck;
 
     RealizationWaits(RealizationRepository realizations) {
         this.realizations = realizations;
@@ -59,11 +56,28 @@ class RealizationWaits implements SmartLifecycle {
         return result;
     }
 
+    @Override
+    public NotificationChannel channel() {
+        return NotificationChannel.REALIZATION;
+    }
+
+    /** The realization of the host whose id is {@code payload} moved. */
+    @Override
+    public void notified(String payload) {
+        changed(UUID.fromString(payload));
+    }
+
+    /** Notifications were missed (the listener reconnected): every waited-on host may have moved. */
+    @Override
+    public void missed() {
+        waiters.keySet().forEach(this::changed);
+    }
+
     /**
      * The host's realization may have moved: answers its waiters whose wait is over. Never throws (a database
-     * away now leaves them to the next recheck or their timeout), so a push's bookkeeping can call it last.
+     * away now leaves them to the listener's reconnection or their timeout).
      */
-    void changed(UUID hostId) {
+    private void changed(UUID hostId) {
         Set<Waiter> waiting = waiters.get(hostId);
         if (waiting == null || waiting.isEmpty()) {
             return;
@@ -86,7 +100,11 @@ class RealizationWaits implements SmartLifecycle {
         }
     }
 
-    /** Realized at or past the generation, or the push failed (the status says why). */
+    /**
+     * Realized at or past the generation, or the push failed (the status says why). The trigger of V6_2 notifies
+     * exactly when one of these two may have become true: the realized generation changed, or the state turned
+     * FAILED (or the host was deleted).
+     */
     static boolean done(RealizationStatus status, long generation) {
         return status.realizedGeneration() >= generation || status.state() == RealizationState.FAILED;
     }
@@ -100,26 +118,5 @@ class RealizationWaits implements SmartLifecycle {
             set.remove(waiter);
             return set.isEmpty() ? null : set;
         });
-    }
-
-    @Override
-    public synchronized void start() {
-        recheck = Executors.newSingleThreadScheduledExecutor(
-                task -> Thread.ofPlatform().name("edp-realization-waits").daemon(true).unstarted(task));
-        recheck.scheduleWithFixedDelay(() -> waiters.keySet().forEach(this::changed), RECHECK_MILLIS,
-                RECHECK_MILLIS, TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public synchronized void stop() {
-        if (recheck != null) {
-            recheck.shutdownNow();
-            recheck = null;
-        }
-    }
-
-    @Override
-    public synchronized boolean isRunning() {
-        return recheck != null;
     }
 }

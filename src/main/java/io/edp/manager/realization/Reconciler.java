@@ -8,11 +8,12 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import io.edp.manager.database.DatabaseNotifications;
+import io.edp.manager.database.NotificationChannel;
 import io.edp.manager.engines.HostDataPath;
 import io.edp.manager.engines.HostEngines;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -24,8 +25,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * row ({@code FOR UPDATE SKIP LOCKED}), leases it (IN_PROGRESS) and reads its desired state: while the row is
  * locked no change to that host can commit, so what is read is exactly the claimed generation. The push itself
  * runs on a virtual thread outside any transaction, so a slow or failing host holds up no other; its result is
- * recorded in a second transaction. The loop wakes on {@link #wake()} (database notifications after each commit)
- * and every sweep interval (retries whose backoff ran out, notifications missed while disconnected).
+ * recorded in a second transaction. The loop wakes on every notification of desired-state changes (the triggers that
+ * bump generations send it; PostgreSQL delivers it after the commit, whichever replica committed) and every sweep
+ * interval (retries whose backoff ran out, notifications missed while disconnected).
  * <p>
  * On start every host is pushed once whatever its generations say: engines hold nothing that is not rebuilt from
  * the database. Every host waits as PENDING (with the reason) until its turn; until all are pushed the manager is
@@ -37,10 +39,13 @@ import org.springframework.transaction.support.TransactionTemplate;
  * At most {@link RealizationProperties#parallelism()} pushes run at once, at start-up and after: each builds or
  * changes an engine, and hundreds of engines allocated at once would exhaust the memory. A host is claimed only
  * when a push slot is free, so its lease does not run out while it waits.
+ * <p>
+ * It runs only on the replica that hosts the embedded engines ({@link ConditionalOnEmbeddedEngines}): engines in
+ * one process only, so no host is pushed by two replicas and nothing needs fencing.
  */
 @Component
-@EnableConfigurationProperties(RealizationProperties.class)
-class Reconciler implements SmartLifecycle {
+@ConditionalOnEmbeddedEngines
+class Reconciler implements SmartLifecycle, DatabaseNotifications.Subscriber {
 
     private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
     static final String STARTUP_WAIT = "start-up reconciliation: waiting for a push slot";
@@ -51,7 +56,6 @@ class Reconciler implements SmartLifecycle {
     private final DesiredState desiredState;
     private final HostEngines engines;
     private final RealizationProperties properties;
-    private final RealizationWaits waits;
     private final Semaphore wakeUps = new Semaphore(0);
     private final Semaphore pushSlots;
     private volatile boolean startupReconciled;
@@ -60,13 +64,12 @@ class Reconciler implements SmartLifecycle {
     private volatile boolean running;
 
     Reconciler(TransactionTemplate tx, RealizationRepository realizations, DesiredState desiredState,
-               HostEngines engines, RealizationProperties properties, RealizationWaits waits) {
+               HostEngines engines, RealizationProperties properties) {
         this.tx = tx;
         this.realizations = realizations;
         this.desiredState = desiredState;
         this.engines = engines;
         this.properties = properties;
-        this.waits = waits;
         this.pushSlots = new Semaphore(properties.parallelism());
     }
 
@@ -77,6 +80,21 @@ class Reconciler implements SmartLifecycle {
     /** Asks the loop to look for due work now. */
     void wake() {
         wakeUps.release();
+    }
+
+    @Override
+    public NotificationChannel channel() {
+        return NotificationChannel.DESIRED_STATE;
+    }
+
+    @Override
+    public void notified(String payload) {
+        wake();
+    }
+
+    @Override
+    public void missed() {
+        wake();
     }
 
     @Override
@@ -143,7 +161,6 @@ class Reconciler implements SmartLifecycle {
                 engines.fault(hostId).ifPresent(reason -> {
                     tx.executeWithoutResult(status -> realizations.engineFailed(hostId, reason,
                             properties.retryInitial(), properties.retryMax()));
-                    waits.changed(hostId);
                 });
             }
         }
@@ -214,7 +231,6 @@ class Reconciler implements SmartLifecycle {
             tx.executeWithoutResult(status -> realizations.failed(hostId, reason, lost, properties.retryInitial(),
                     properties.retryMax()));
         } finally {
-            waits.changed(hostId);
             wake(); // a change that arrived during the push is due now
         }
     }

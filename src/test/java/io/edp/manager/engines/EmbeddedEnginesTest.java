@@ -37,7 +37,7 @@ class EmbeddedEnginesTest {
 
     private final EmbeddedEngines engines =
             new EmbeddedEngines(event -> { }, new NicConfinement(
-                    new EngineProperties(4096, 65536, false, null, null, null),
+                    new EngineProperties(true, 4096, 65536, false, null, null, null),
                     new DataDirectoryProperties(Path.of("target", "embedded-engines-test"))).drivers());
     private final UUID host = UUID.randomUUID();
 
@@ -70,7 +70,7 @@ class EmbeddedEnginesTest {
     @Test
     void aPcapPortOpensOnlyInsideThePcapDirectoryWhereItsRelativeNamesResolve(@TempDir Path data) throws Exception {
         var confined = new EmbeddedEngines(event -> { }, new NicConfinement(
-                new EngineProperties(4096, 65536, true, null, null, null), new DataDirectoryProperties(data))
+                new EngineProperties(true, 4096, 65536, true, null, null, null), new DataDirectoryProperties(data))
                 .drivers());
         var outside = Files.writeString(data.resolve("shadow"), "root:x:0:0");
         try {

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.mock.web.MockAsyncContext;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MvcResult;
@@ -29,6 +30,9 @@ class GenerationWaitTest extends RealizationTest {
 
     @Autowired
     private FaultInjection.FaultyEngines engines;
+
+    @Autowired
+    private JdbcTemplate jdbc;
 
     private UUID faulty;
 
@@ -80,6 +84,22 @@ class GenerationWaitTest extends RealizationTest {
         engines.releasePushes();
         mvc.perform(asyncDispatch(waiting)).andExpect(status().isOk())
                 .andExpect(jsonPath("$.state").value("SUCCESS"))
+                .andExpect(jsonPath("$.realizedGeneration").value(generation));
+    }
+
+    @Test
+    void aLongPollIsAnsweredByARealizationThatAnotherProcessRecords() throws Exception {
+        var hostId = createHostWithNicAndTwoVms("esx-elsewhere");
+        long generation = changeWithPushesHeld(hostId);
+        MvcResult waiting = longPoll(hostId, generation, "30s");
+
+        // what another replica, or an agent reporting through one, commits: this process pushes nothing meanwhile
+        jdbc.update("UPDATE host_realization SET realized_generation = ?, state = 'SUCCESS' WHERE host_id = ?",
+                generation, hostId);
+
+        assertThat(waiting.getAsyncResult(10_000)).as("answered by the notification of the commit")
+                .isInstanceOf(RealizationStatus.class);
+        mvc.perform(asyncDispatch(waiting)).andExpect(status().isOk())
                 .andExpect(jsonPath("$.realizedGeneration").value(generation));
     }
 

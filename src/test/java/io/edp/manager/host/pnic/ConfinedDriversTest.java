@@ -38,7 +38,7 @@ class ConfinedDriversTest {
 
     @BeforeEach
     void confinedDrivers() throws IOException {
-        drivers = new NicConfinement(new EngineProperties(4096, 65536, true, null, null, List.of("veth0")),
+        drivers = new NicConfinement(new EngineProperties(true, 4096, 65536, true, null, null, List.of("veth0")),
                 new DataDirectoryProperties(data)).drivers();
         pcapDir = data.resolve("pcap");
         secret = Files.writeString(data.resolve("shadow"), SECRET);

@@ -22,7 +22,7 @@ class NicConfinementTest {
     Path data;
 
     private NicConfinement confinement(List<String> interfaces) {
-        return new NicConfinement(new EngineProperties(4096, 65536, true, null, null, interfaces),
+        return new NicConfinement(new EngineProperties(true, 4096, 65536, true, null, null, interfaces),
                 new DataDirectoryProperties(data));
     }
 

@@ -1,0 +1,24 @@
+package io.edp.manager.database;
+
+/**
+ * The channels that the migrations' triggers NOTIFY (db/migration): the SQL names them too, so a channel is
+ * renamed in both places or neither.
+ */
+public enum NotificationChannel {
+
+    /** Some host's desired generation was bumped, or a host was added or deleted (V2); no payload. */
+    DESIRED_STATE("edp_desired_state"),
+    /** A host's realized generation moved, its state turned FAILED, or it was deleted (V6_2); payload: its id. */
+    REALIZATION("edp_realization");
+
+    private final String sqlName;
+
+    NotificationChannel(String sqlName) {
+        this.sqlName = sqlName;
+    }
+
+    /** The name in LISTEN and pg_notify. */
+    public String sqlName() {
+        return sqlName;
+    }
+}
