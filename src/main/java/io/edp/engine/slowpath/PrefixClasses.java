@@ -1,14 +1,16 @@
 package io.edp.engine.slowpath;
 
 import io.edp.engine.packet.FlowKey;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 
 /**
  * Prefix tracking for one address field of a {@link RuleSet}, as Open vSwitch's classifier tracks prefixes: the
  * rules' prefixes grouped into classes by (family, length), each class a hash set of its prefixes. One probe per
- * class says which classes a packet's address can match at all, so a tuple none of whose rules' prefixes can match
- * is skipped without being hashed. Policies that mix many prefix lengths have many tuples but few classes. A filter
- * only: a class bit may be set where no rule of the tuple matches, never cleared where one does.
+ * class says whether a packet's address can match that class at all, so a tuple none of whose rules' prefixes can
+ * match is skipped without being hashed. Policies that mix many prefix lengths have many tuples but few classes. A
+ * filter only: a class bit may be set where no rule of the tuple matches, never cleared where one does.
  */
 final class PrefixClasses {
 
@@ -21,9 +23,14 @@ final class PrefixClasses {
     private final long[] maskLo;
     private final int[] setOffset;
     private final int[] setMask;
-    private final long[] keysHi;
-    private final long[] keysLo;
-    private final boolean[] used;
+    /**
+     * The sets' slots, (hi, lo) side by side so that a probe reads one cache line; a slot is empty when its hi is its
+     * class's {@link #emptyHi}, a value none of the class's prefixes has.
+     */
+    private final long[] keys;
+    private final long[] emptyHi;
+    /** The classes of length 0 ("any", or a whole family): they hold every address, the rule's version decides. */
+    private final long anyLength;
     private final long[] ruleBits;
 
     /** The classes of the rules' prefixes of one field: {@code prefixes[i]} is rule i's. */
@@ -44,6 +51,8 @@ final class PrefixClasses {
         maskLo = new long[classes];
         setOffset = new int[classes];
         setMask = new int[classes];
+        emptyHi = new long[classes];
+        long zeroLength = 0;
         int total = 0;
         for (var entry : members.entrySet()) {
             int c = entry.getValue();
@@ -54,18 +63,37 @@ final class PrefixClasses {
             lengths[c] = (int) (entry.getKey() & 0xFF);
             maskHi[c] = Cidr.maskHi(lengths[c]);
             maskLo[c] = Cidr.maskLo(lengths[c]);
-            int slots = Integer.highestOneBit(Math.max(1, sizes[c]) * 2 - 1) << 1;
+            zeroLength |= lengths[c] == 0 ? 1L << c : 0;
+            int slots = lengths[c] == 0 ? 0 : Integer.highestOneBit(Math.max(1, sizes[c]) * 2 - 1) << 1;
             setOffset[c] = total;
             setMask[c] = slots - 1;
             total += slots;
         }
-        keysHi = new long[total];
-        keysLo = new long[total];
-        used = new boolean[total];
+        anyLength = zeroLength;
+        keys = new long[total * 2];
         ruleBits = new long[prefixes.length];
+        var hisByClass = new ArrayList<HashSet<Long>>(); // a class's empty marker must be none of its prefixes' hi
+        for (int c = 0; c < classes; c++) {
+            hisByClass.add(new HashSet<>());
+        }
+        for (int i = 0; i < prefixes.length; i++) {
+            ruleBits[i] = classes == 0 ? -1L : 1L << classOfRule[i];
+            if (classes != 0) {
+                hisByClass.get(classOfRule[i]).add(prefixes[i].hi());
+            }
+        }
+        for (int c = 0; c < classes; c++) {
+            long marker = 1; // no IPv4 prefix and no IPv6 prefix shorter than 64 has the low bit of hi set
+            while (hisByClass.get(c).contains(marker)) {
+                marker++;
+            }
+            emptyHi[c] = marker;
+            for (int slot = 0; slot <= setMask[c] && lengths[c] != 0; slot++) {
+                keys[2 * (setOffset[c] + slot)] = marker;
+            }
+        }
         for (int i = 0; i < prefixes.length; i++) {
             int c = classOfRule[i];
-            ruleBits[i] = classes == 0 ? -1L : 1L << c;
             if (classes != 0 && lengths[c] != 0) {
                 add(c, prefixes[i].hi(), prefixes[i].lo());
             }
@@ -74,38 +102,45 @@ final class PrefixClasses {
 
     private void add(int c, long hi, long lo) {
         for (int slot = (int) FlowKey.mix(hi * 31 + lo); ; slot++) {
-            int at = setOffset[c] + (slot & setMask[c]);
-            if (!used[at]) {
-                used[at] = true;
-                keysHi[at] = hi;
-                keysLo[at] = lo;
+            int at = 2 * (setOffset[c] + (slot & setMask[c]));
+            if (keys[at] == emptyHi[c]) {
+                keys[at] = hi;
+                keys[at + 1] = lo;
                 return;
             }
-            if (keysHi[at] == hi && keysLo[at] == lo) {
+            if (keys[at] == hi && keys[at + 1] == lo) {
                 return;
             }
         }
     }
 
     private boolean contains(int c, long hi, long lo) {
+        long empty = emptyHi[c];
         for (int slot = (int) FlowKey.mix(hi * 31 + lo); ; slot++) {
-            int at = setOffset[c] + (slot & setMask[c]);
-            if (!used[at]) {
+            int at = 2 * (setOffset[c] + (slot & setMask[c]));
+            long key = keys[at];
+            if (key == empty) {
                 return false;
             }
-            if (keysHi[at] == hi && keysLo[at] == lo) {
+            if (key == hi && keys[at + 1] == lo) {
                 return true;
             }
         }
     }
 
-    /** How many set probes {@link #matching} makes: one per class but the zero-length ones. */
+    /** Whether the field is tracked: false past {@value #MAX_CLASSES} classes. */
+    boolean tracked() {
+        return lengths.length > 0;
+    }
+
+    /** How many classes there are (0 when the field is not tracked). */
+    int classes() {
+        return lengths.length;
+    }
+
+    /** How many set probes {@link #matching} makes for all classes: one per class but the zero-length ones. */
     int probes() {
-        int probes = 0;
-        for (int length : lengths) {
-            probes += length == 0 ? 0 : 1;
-        }
-        return probes;
+        return lengths.length - Long.bitCount(anyLength);
     }
 
     /** The class bit of rule {@code i}'s prefix (all bits when the field is not tracked). */
@@ -113,16 +148,18 @@ final class PrefixClasses {
         return ruleBits[i];
     }
 
-    /** The classes an address of IP version {@code version} can match: a bit per class, all bits if untracked. */
-    long matching(long hi, long lo, int version) {
+    /**
+     * Which of the classes {@code asked} (a bit per class) an address of IP version {@code version} can match: a bit
+     * per class, all bits if the field is not tracked. One set probe per asked class of non-zero length.
+     */
+    long matching(long hi, long lo, int version, long asked) {
         if (lengths.length == 0) {
             return -1L;
         }
-        long bits = 0;
-        for (int c = 0; c < lengths.length; c++) {
-            if (lengths[c] == 0) {
-                bits |= 1L << c; // "any", or a whole family: the rule's version check decides
-            } else if (versions[c] == version && contains(c, hi & maskHi[c], lo & maskLo[c])) {
+        long bits = asked & anyLength;
+        for (long probe = asked & ~anyLength; probe != 0; probe &= probe - 1) {
+            int c = Long.numberOfTrailingZeros(probe);
+            if (c < lengths.length && versions[c] == version && contains(c, hi & maskHi[c], lo & maskLo[c])) {
                 bits |= 1L << c;
             }
         }

@@ -59,12 +59,19 @@ public final class RuleSet {
     private final int[] heads; // first rule of each bucket, -1 when empty
     private final int[] next; // the bucket's next rule in list order, -1 at its end
     private final long[] hashes; // each rule's hash in its tuple: most other buckets' rules fail on it alone
+    // the tuples as bits of a bitmap, a tuple's bit at its index: the lookup visits the bits in order
+    private final int words;
+    /** Per (IP version, protocol), at {@link #stageRows}: the tuples whose version and protocol the packet's can be. */
+    private final long[] stageMasks;
+    private final int[] stageRows;
     // prefix tracking: which of the sources' and destinations' prefix classes each tuple's rules use
     private final PrefixClasses sourcePrefixes;
     private final PrefixClasses destinationPrefixes;
-    private final long[] tupleSrcClasses;
     private final long[] tupleDstClasses;
+    /** Per source class, the tuples with a rule of that class: {@code words} longs each. */
+    private final long[] sourceClassTuples;
     private final boolean tracksPrefixes;
+    private final boolean tracksSources;
 
     public RuleSet(List<FirewallRule> rules) {
         int n = rules.size();
@@ -119,7 +126,8 @@ public final class RuleSet {
             appliedTo[i] = bitset(r);
             verdicts[i] = r.verdict();
             logged[i] = r.log();
-            long signature = (long) fields(i) << 16 | src.length() << 8 | dst.length();
+            long signature = (long) fields(i) << 40 | (long) versions[i] << 32 | protocols[i] << 16
+                    | src.length() << 8 | dst.length();
             int tuple = tupleBySignature.computeIfAbsent(signature, key -> tupleBySignature.size());
             if (tuple == tupleSizes.size()) {
                 tupleSizes.add(0);
@@ -145,10 +153,14 @@ public final class RuleSet {
         }
         sourcePrefixes = new PrefixClasses(sources);
         destinationPrefixes = new PrefixClasses(destinations);
-        tupleSrcClasses = new long[tupleCount];
+        long[] tupleSrcClasses = new long[tupleCount];
         tupleDstClasses = new long[tupleCount];
+        int[] tupleVersions = new int[tupleCount];
+        int[] tupleProtocols = new int[tupleCount];
         // tracking costs a probe per prefix class: it pays only where it can save more tuple probes than that
-        tracksPrefixes = tupleCount > sourcePrefixes.probes() + destinationPrefixes.probes();
+        tracksPrefixes = (sourcePrefixes.tracked() || destinationPrefixes.tracked())
+                && tupleCount > sourcePrefixes.probes() + destinationPrefixes.probes();
+        tracksSources = tracksPrefixes && sourcePrefixes.tracked();
         heads = new int[bucketTotal];
         next = new int[n];
         hashes = new long[n];
@@ -161,6 +173,8 @@ public final class RuleSet {
             tupleDstMaskHi[t] = dstMaskHi[i];
             tupleDstMaskLo[t] = dstMaskLo[i];
             tupleFirstRule[t] = i;
+            tupleVersions[t] = versions[i];
+            tupleProtocols[t] = protocols[i];
             tupleSrcClasses[t] |= sourcePrefixes.ruleBits(i);
             tupleDstClasses[t] |= destinationPrefixes.ruleBits(i);
             hashes[i] = hash(tupleFields[t], srcHi[i], srcLo[i], dstHi[i], dstLo[i], protocols[i], versions[i],
@@ -169,6 +183,33 @@ public final class RuleSet {
             next[i] = heads[bucket];
             heads[bucket] = i;
         }
+        words = (tupleCount + 63) >>> 6;
+        sourceClassTuples = new long[sourcePrefixes.classes() * words];
+        for (int t = 0; t < tupleCount; t++) {
+            for (long bits = tupleSrcClasses[t]; bits != 0 && sourcePrefixes.tracked(); bits &= bits - 1) {
+                sourceClassTuples[Long.numberOfTrailingZeros(bits) * words + (t >>> 6)] |= 1L << t;
+            }
+        }
+        stageRows = new int[3 * 256];
+        var rowByMask = new HashMap<List<Long>, Integer>();
+        var masks = new ArrayList<Long>();
+        for (int row = 0; row < stageRows.length; row++) {
+            int version = row < 256 ? 4 : row < 512 ? 6 : -1; // -1: neither family, only version-free rules match
+            int protocol = row & 0xFF;
+            long[] mask = new long[words];
+            for (int t = 0; t < tupleCount; t++) {
+                if ((tupleVersions[t] == 0 || tupleVersions[t] == version)
+                        && (tupleProtocols[t] == 0 || tupleProtocols[t] == protocol)) {
+                    mask[t >>> 6] |= 1L << t;
+                }
+            }
+            List<Long> key = Arrays.stream(mask).boxed().toList();
+            stageRows[row] = rowByMask.computeIfAbsent(key, k -> {
+                masks.addAll(k);
+                return masks.size() - words;
+            });
+        }
+        stageMasks = masks.stream().mapToLong(Long::longValue).toArray();
         loggedIds = rules.stream().filter(FirewallRule::log).mapToInt(FirewallRule::id).sorted().toArray();
         long[] idAndIndex = new long[n];
         for (int i = 0; i < n; i++) {
@@ -236,18 +277,41 @@ public final class RuleSet {
         int sport = FlowKey.srcPort(l4);
         int dport = FlowKey.dstPort(l4);
         int best = ids.length;
-        long srcClasses = tracksPrefixes ? sourcePrefixes.matching(srcAddrHi, srcAddrLo, version) : -1L;
-        long dstClasses = tracksPrefixes ? destinationPrefixes.matching(dstAddrHi, dstAddrLo, version) : -1L;
-        for (int t = 0; t < tupleCount && tupleFirstRule[t] < best; t++) {
-            if ((tupleSrcClasses[t] & srcClasses) == 0 || (tupleDstClasses[t] & dstClasses) == 0) {
-                continue; // no rule of the tuple has a prefix the packet's addresses fall in
+        long srcClasses = tracksSources ? sourcePrefixes.matching(srcAddrHi, srcAddrLo, version, -1L) : 0;
+        // the destination's classes are probed when a tuple first needs them: early termination saves the rest
+        long dstKnown = tracksPrefixes ? 0 : -1L;
+        long dstClasses = dstKnown;
+        int stage = stageRows[(version == 4 ? 0 : version == 6 ? 256 : 512) + proto];
+        for (int w = 0; w < words; w++) {
+            long candidates = stageMasks[stage + w];
+            if (tracksSources) {
+                long sourceTuples = 0;
+                for (long bits = srcClasses; bits != 0; bits &= bits - 1) {
+                    sourceTuples |= sourceClassTuples[Long.numberOfTrailingZeros(bits) * words + w];
+                }
+                candidates &= sourceTuples; // the tuples with a rule whose source prefix holds the packet's
             }
-            long h = hash(tupleFields[t], srcAddrHi & tupleSrcMaskHi[t], srcAddrLo & tupleSrcMaskLo[t],
-                    dstAddrHi & tupleDstMaskHi[t], dstAddrLo & tupleDstMaskLo[t], proto, version, sport, dport);
-            for (int i = heads[tupleBuckets[t] + (int) (h & tupleBucketMask[t])]; i >= 0 && i < best; i = next[i]) {
-                if (hashes[i] == h && matches(i, srcAddrHi, srcAddrLo, dstAddrHi, dstAddrLo, proto, version, sport, dport,
-                        FlowKey.inPort(l4), outPort)) {
-                    best = i;
+            for (; candidates != 0; candidates &= candidates - 1) {
+                int t = w << 6 | Long.numberOfTrailingZeros(candidates);
+                if (tupleFirstRule[t] >= best) {
+                    return best; // tuples come in the order of their first rule: none of the rest can do better
+                }
+                long unknown = tupleDstClasses[t] & ~dstKnown;
+                if (unknown != 0) {
+                    dstClasses |= destinationPrefixes.matching(dstAddrHi, dstAddrLo, version, unknown);
+                    dstKnown |= unknown;
+                }
+                if ((tupleDstClasses[t] & dstClasses) == 0) {
+                    continue; // no rule of the tuple has a destination prefix the packet's falls in
+                }
+                long h = hash(tupleFields[t], srcAddrHi & tupleSrcMaskHi[t], srcAddrLo & tupleSrcMaskLo[t],
+                        dstAddrHi & tupleDstMaskHi[t], dstAddrLo & tupleDstMaskLo[t], proto, version, sport, dport);
+                for (int i = heads[tupleBuckets[t] + (int) (h & tupleBucketMask[t])]; i >= 0 && i < best;
+                        i = next[i]) {
+                    if (hashes[i] == h && matches(i, srcAddrHi, srcAddrLo, dstAddrHi, dstAddrLo, proto, version,
+                            sport, dport, FlowKey.inPort(l4), outPort)) {
+                        best = i;
+                    }
                 }
             }
         }
