@@ -21,6 +21,8 @@ public final class RuleSet {
     private static final int VERSION_EXACT = 1 << 1;
     private static final int SOURCE_PORT_EXACT = 1 << 2;
     private static final int DESTINATION_PORT_EXACT = 1 << 3;
+    /** The port stage's granularity: a TCP or UDP packet's destination port picks one of 1,024 rows of 64 ports. */
+    private static final int PORT_ROW_SHIFT = 6;
 
     private final int[] ids;
     private final int[] protocols;
@@ -64,6 +66,8 @@ public final class RuleSet {
     /** Per (IP version, protocol), at {@link #stageRows}: the tuples whose version and protocol the packet's can be. */
     private final long[] stageMasks;
     private final int[] stageRows;
+    /** Per row of 64 destination ports, the tuples with a rule a TCP or UDP packet to such a port can match. */
+    private final long[] portTuples;
     // prefix tracking: which of the sources' and destinations' prefix classes each tuple's rules use
     private final PrefixClasses sourcePrefixes;
     private final PrefixClasses destinationPrefixes;
@@ -126,8 +130,11 @@ public final class RuleSet {
             appliedTo[i] = bitset(r);
             verdicts[i] = r.verdict();
             logged[i] = r.log();
-            long signature = (long) fields(i) << 40 | (long) versions[i] << 32 | protocols[i] << 16
-                    | src.length() << 8 | dst.length();
+            // rules limiting the destination port to a range get tuples apart from those of any port: the port stage
+            // can then leave them out
+            boolean portRange = limitsDestinationPort(i) && (fields(i) & DESTINATION_PORT_EXACT) == 0;
+            long signature = (portRange ? 1L << 48 : 0) | (long) fields(i) << 40 | (long) versions[i] << 32
+                    | protocols[i] << 16 | src.length() << 8 | dst.length();
             int tuple = tupleBySignature.computeIfAbsent(signature, key -> tupleBySignature.size());
             if (tuple == tupleSizes.size()) {
                 tupleSizes.add(0);
@@ -190,6 +197,24 @@ public final class RuleSet {
                 sourceClassTuples[Long.numberOfTrailingZeros(bits) * words + (t >>> 6)] |= 1L << t;
             }
         }
+        portTuples = new long[(65536 >>> PORT_ROW_SHIFT) * words];
+        var anyPort = new boolean[tupleCount];
+        for (int i = 0; i < n; i++) {
+            int t = tupleOf[i];
+            if (!limitsDestinationPort(i)) {
+                anyPort[t] = true;
+                continue;
+            }
+            for (int row = dstPortFrom[i] >>> PORT_ROW_SHIFT; row <= dstPortTo[i] >>> PORT_ROW_SHIFT && !anyPort[t];
+                    row++) {
+                portTuples[row * words + (t >>> 6)] |= 1L << t;
+            }
+        }
+        for (int t = 0; t < tupleCount; t++) {
+            for (int row = 0; row < 65536 >>> PORT_ROW_SHIFT && anyPort[t]; row++) {
+                portTuples[row * words + (t >>> 6)] |= 1L << t;
+            }
+        }
         stageRows = new int[3 * 256];
         var rowByMask = new HashMap<List<Long>, Integer>();
         var masks = new ArrayList<Long>();
@@ -228,6 +253,12 @@ public final class RuleSet {
      * The fields a rule's tuple hashes exactly. A port is hashed only when it is one port of a TCP or UDP rule: every
      * packet such a rule can match then carries ports; other port ranges are checked per candidate.
      */
+    /** Whether rule {@code i} can match only TCP and UDP packets of some destination ports. */
+    private boolean limitsDestinationPort(int i) {
+        return (protocols[i] == 0 || protocols[i] == FlowKey.PROTO_TCP || protocols[i] == FlowKey.PROTO_UDP)
+                && (dstPortFrom[i] > 0 || dstPortTo[i] < 65535);
+    }
+
     private int fields(int i) {
         boolean ports = protocols[i] == FlowKey.PROTO_TCP || protocols[i] == FlowKey.PROTO_UDP;
         return (protocols[i] != 0 ? PROTOCOL_EXACT : 0) | (versions[i] != 0 ? VERSION_EXACT : 0)
@@ -282,8 +313,13 @@ public final class RuleSet {
         long dstKnown = tracksPrefixes ? 0 : -1L;
         long dstClasses = dstKnown;
         int stage = stageRows[(version == 4 ? 0 : version == 6 ? 256 : 512) + proto];
+        boolean ports = proto == FlowKey.PROTO_TCP || proto == FlowKey.PROTO_UDP;
+        int portRow = (dport >>> PORT_ROW_SHIFT) * words;
         for (int w = 0; w < words; w++) {
             long candidates = stageMasks[stage + w];
+            if (ports) {
+                candidates &= portTuples[portRow + w];
+            }
             if (tracksSources) {
                 long sourceTuples = 0;
                 for (long bits = srcClasses; bits != 0; bits &= bits - 1) {
