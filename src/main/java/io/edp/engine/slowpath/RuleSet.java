@@ -11,9 +11,14 @@ import java.util.List;
  * test the same fields with the same prefix lengths share a tuple, and each tuple is a hash table on those fields, so
  * a first packet costs one probe per tuple rather than one test per rule. A probe's candidates come in list order and
  * are checked against the whole rule (port ranges, appliedTo, hash collisions), so the answer is exactly the first
- * matching rule in list order. Tuples are probed in the order of their first rule and skipped once they cannot beat
- * the best match found, or when prefix tracking ({@link PrefixClasses}) shows none of their rules' prefixes holds the
- * packet's addresses.
+ * matching rule in list order.
+ *
+ * <p>The lookup is staged, as Open vSwitch's is, cheapest test first, on bitmaps of the tuples (a bit per tuple, in
+ * the order of their first rule): the packet's IP version and protocol pick the tuples whose rules can have them
+ * (tuples are split by exact version and protocol), its destination port the tuples with a rule whose port range
+ * reaches it, and prefix tracking ({@link PrefixClasses}) the tuples with a rule whose source prefix holds the
+ * packet's source. The remaining tuples are visited in order and skipped when no rule's destination prefix can hold
+ * the packet's destination; the lookup ends at the first tuple whose first rule comes after the best match found.
  */
 public final class RuleSet {
 
@@ -24,21 +29,19 @@ public final class RuleSet {
     /** The port stage's granularity: a TCP or UDP packet's destination port picks one of 1,024 rows of 64 ports. */
     private static final int PORT_ROW_SHIFT = 6;
 
+    // a rule as the lookup reads it, in one record of longs: a candidate's checks read one or two cache lines
+    private static final int RECORD = 8;
+    private static final int HASH = 0; // the rule's hash in its tuple: most other buckets' rules fail on it alone
+    private static final int SRC_HI = 1; // the rule's prefixes, masked; the tuple has the masks
+    private static final int SRC_LO = 2;
+    private static final int DST_HI = 3;
+    private static final int DST_LO = 4;
+    private static final int PORTS = 5; // source from, to, destination from, to: 16 bits each from the low end
+    private static final int NEXT = 6; // the bucket's next rule in list order, -1 at its end
+    private static final int SCOPED = 7; // 1 when the rule has an appliedTo set
+
     private final int[] ids;
-    private final int[] protocols;
-    private final int[] versions;
-    private final long[] srcHi;
-    private final long[] srcLo;
-    private final long[] srcMaskHi;
-    private final long[] srcMaskLo;
-    private final long[] dstHi;
-    private final long[] dstLo;
-    private final long[] dstMaskHi;
-    private final long[] dstMaskLo;
-    private final int[] srcPortFrom;
-    private final int[] srcPortTo;
-    private final int[] dstPortFrom;
-    private final int[] dstPortTo;
+    private final long[] records;
     private final long[][] appliedTo;
     private final Verdict[] verdicts;
     private final boolean[] logged;
@@ -59,8 +62,6 @@ public final class RuleSet {
     private final int[] tupleBuckets; // offset of the tuple's buckets in heads
     private final int[] tupleBucketMask;
     private final int[] heads; // first rule of each bucket, -1 when empty
-    private final int[] next; // the bucket's next rule in list order, -1 at its end
-    private final long[] hashes; // each rule's hash in its tuple: most other buckets' rules fail on it alone
     // the tuples as bits of a bitmap, a tuple's bit at its index: the lookup visits the bits in order
     private final int words;
     /** Per (IP version, protocol), at {@link #stageRows}: the tuples whose version and protocol the packet's can be. */
@@ -80,23 +81,13 @@ public final class RuleSet {
     public RuleSet(List<FirewallRule> rules) {
         int n = rules.size();
         ids = new int[n];
-        protocols = new int[n];
-        versions = new int[n];
-        srcHi = new long[n];
-        srcLo = new long[n];
-        srcMaskHi = new long[n];
-        srcMaskLo = new long[n];
-        dstHi = new long[n];
-        dstLo = new long[n];
-        dstMaskHi = new long[n];
-        dstMaskLo = new long[n];
-        srcPortFrom = new int[n];
-        srcPortTo = new int[n];
-        dstPortFrom = new int[n];
-        dstPortTo = new int[n];
+        records = new long[n * RECORD];
         appliedTo = new long[n][];
         verdicts = new Verdict[n];
         logged = new boolean[n];
+        int[] protocols = new int[n];
+        int[] versions = new int[n];
+        int[] fields = new int[n];
         int[] tupleOf = new int[n];
         Cidr[] sources = new Cidr[n];
         Cidr[] destinations = new Cidr[n];
@@ -115,25 +106,22 @@ public final class RuleSet {
             ids[i] = r.id();
             protocols[i] = r.protocol();
             versions[i] = Math.max(src.version(), dst.version());
-            srcHi[i] = src.hi();
-            srcLo[i] = src.lo();
-            srcMaskHi[i] = Cidr.maskHi(src.length());
-            srcMaskLo[i] = Cidr.maskLo(src.length());
-            dstHi[i] = dst.hi();
-            dstLo[i] = dst.lo();
-            dstMaskHi[i] = Cidr.maskHi(dst.length());
-            dstMaskLo[i] = Cidr.maskLo(dst.length());
-            srcPortFrom[i] = r.sourcePorts().from();
-            srcPortTo[i] = r.sourcePorts().to();
-            dstPortFrom[i] = r.destinationPorts().from();
-            dstPortTo[i] = r.destinationPorts().to();
+            fields[i] = fields(r.protocol(), versions[i], r.sourcePorts(), r.destinationPorts());
+            int at = i * RECORD;
+            records[at + SRC_HI] = src.hi();
+            records[at + SRC_LO] = src.lo();
+            records[at + DST_HI] = dst.hi();
+            records[at + DST_LO] = dst.lo();
+            records[at + PORTS] = r.sourcePorts().from() | (long) r.sourcePorts().to() << 16
+                    | (long) r.destinationPorts().from() << 32 | (long) r.destinationPorts().to() << 48;
             appliedTo[i] = bitset(r);
+            records[at + SCOPED] = appliedTo[i] == null ? 0 : 1;
             verdicts[i] = r.verdict();
             logged[i] = r.log();
             // rules limiting the destination port to a range get tuples apart from those of any port: the port stage
             // can then leave them out
-            boolean portRange = limitsDestinationPort(i) && (fields(i) & DESTINATION_PORT_EXACT) == 0;
-            long signature = (portRange ? 1L << 48 : 0) | (long) fields(i) << 40 | (long) versions[i] << 32
+            boolean portRange = limitsDestinationPort(r) && (fields[i] & DESTINATION_PORT_EXACT) == 0;
+            long signature = (portRange ? 1L << 48 : 0) | (long) fields[i] << 40 | (long) versions[i] << 32
                     | protocols[i] << 16 | src.length() << 8 | dst.length();
             int tuple = tupleBySignature.computeIfAbsent(signature, key -> tupleBySignature.size());
             if (tuple == tupleSizes.size()) {
@@ -169,25 +157,25 @@ public final class RuleSet {
                 && tupleCount > sourcePrefixes.probes() + destinationPrefixes.probes();
         tracksSources = tracksPrefixes && sourcePrefixes.tracked();
         heads = new int[bucketTotal];
-        next = new int[n];
-        hashes = new long[n];
         Arrays.fill(heads, -1);
         for (int i = n - 1; i >= 0; i--) { // pushed in reverse, so each bucket lists its rules in list order
             int t = tupleOf[i];
-            tupleFields[t] = fields(i);
-            tupleSrcMaskHi[t] = srcMaskHi[i];
-            tupleSrcMaskLo[t] = srcMaskLo[i];
-            tupleDstMaskHi[t] = dstMaskHi[i];
-            tupleDstMaskLo[t] = dstMaskLo[i];
+            tupleFields[t] = fields[i];
+            tupleSrcMaskHi[t] = Cidr.maskHi(sources[i].length());
+            tupleSrcMaskLo[t] = Cidr.maskLo(sources[i].length());
+            tupleDstMaskHi[t] = Cidr.maskHi(destinations[i].length());
+            tupleDstMaskLo[t] = Cidr.maskLo(destinations[i].length());
             tupleFirstRule[t] = i;
             tupleVersions[t] = versions[i];
             tupleProtocols[t] = protocols[i];
             tupleSrcClasses[t] |= sourcePrefixes.ruleBits(i);
             tupleDstClasses[t] |= destinationPrefixes.ruleBits(i);
-            hashes[i] = hash(tupleFields[t], srcHi[i], srcLo[i], dstHi[i], dstLo[i], protocols[i], versions[i],
-                    srcPortFrom[i], dstPortFrom[i]);
-            int bucket = tupleBuckets[t] + (int) (hashes[i] & tupleBucketMask[t]);
-            next[i] = heads[bucket];
+            int at = i * RECORD;
+            long ports = records[at + PORTS];
+            records[at + HASH] = hash(fields[i], records[at + SRC_HI], records[at + SRC_LO], records[at + DST_HI],
+                    records[at + DST_LO], protocols[i], versions[i], (int) ports & 0xFFFF, (int) (ports >>> 32) & 0xFFFF);
+            int bucket = tupleBuckets[t] + (int) (records[at + HASH] & tupleBucketMask[t]);
+            records[at + NEXT] = heads[bucket];
             heads[bucket] = i;
         }
         words = (tupleCount + 63) >>> 6;
@@ -201,12 +189,13 @@ public final class RuleSet {
         var anyPort = new boolean[tupleCount];
         for (int i = 0; i < n; i++) {
             int t = tupleOf[i];
-            if (!limitsDestinationPort(i)) {
+            FirewallRule r = rules.get(i);
+            if (!limitsDestinationPort(r)) {
                 anyPort[t] = true;
                 continue;
             }
-            for (int row = dstPortFrom[i] >>> PORT_ROW_SHIFT; row <= dstPortTo[i] >>> PORT_ROW_SHIFT && !anyPort[t];
-                    row++) {
+            for (int row = r.destinationPorts().from() >>> PORT_ROW_SHIFT;
+                    row <= r.destinationPorts().to() >>> PORT_ROW_SHIFT && !anyPort[t]; row++) {
                 portTuples[row * words + (t >>> 6)] |= 1L << t;
             }
         }
@@ -249,21 +238,21 @@ public final class RuleSet {
         }
     }
 
+    /** Whether the rule can match only TCP and UDP packets of some destination ports. */
+    private static boolean limitsDestinationPort(FirewallRule r) {
+        return (r.protocol() == 0 || r.protocol() == FlowKey.PROTO_TCP || r.protocol() == FlowKey.PROTO_UDP)
+                && !r.destinationPorts().equals(PortRange.ANY);
+    }
+
     /**
      * The fields a rule's tuple hashes exactly. A port is hashed only when it is one port of a TCP or UDP rule: every
      * packet such a rule can match then carries ports; other port ranges are checked per candidate.
      */
-    /** Whether rule {@code i} can match only TCP and UDP packets of some destination ports. */
-    private boolean limitsDestinationPort(int i) {
-        return (protocols[i] == 0 || protocols[i] == FlowKey.PROTO_TCP || protocols[i] == FlowKey.PROTO_UDP)
-                && (dstPortFrom[i] > 0 || dstPortTo[i] < 65535);
-    }
-
-    private int fields(int i) {
-        boolean ports = protocols[i] == FlowKey.PROTO_TCP || protocols[i] == FlowKey.PROTO_UDP;
-        return (protocols[i] != 0 ? PROTOCOL_EXACT : 0) | (versions[i] != 0 ? VERSION_EXACT : 0)
-                | (ports && srcPortFrom[i] == srcPortTo[i] ? SOURCE_PORT_EXACT : 0)
-                | (ports && dstPortFrom[i] == dstPortTo[i] ? DESTINATION_PORT_EXACT : 0);
+    private static int fields(int protocol, int version, PortRange sourcePorts, PortRange destinationPorts) {
+        boolean ports = protocol == FlowKey.PROTO_TCP || protocol == FlowKey.PROTO_UDP;
+        return (protocol != 0 ? PROTOCOL_EXACT : 0) | (version != 0 ? VERSION_EXACT : 0)
+                | (ports && sourcePorts.from() == sourcePorts.to() ? SOURCE_PORT_EXACT : 0)
+                | (ports && destinationPorts.from() == destinationPorts.to() ? DESTINATION_PORT_EXACT : 0);
     }
 
     /** The hash of a tuple's fields; addresses come masked with the tuple's prefix lengths. */
@@ -340,12 +329,19 @@ public final class RuleSet {
                 if ((tupleDstClasses[t] & dstClasses) == 0) {
                     continue; // no rule of the tuple has a destination prefix the packet's falls in
                 }
-                long h = hash(tupleFields[t], srcAddrHi & tupleSrcMaskHi[t], srcAddrLo & tupleSrcMaskLo[t],
-                        dstAddrHi & tupleDstMaskHi[t], dstAddrLo & tupleDstMaskLo[t], proto, version, sport, dport);
+                long srcHi = srcAddrHi & tupleSrcMaskHi[t];
+                long srcLo = srcAddrLo & tupleSrcMaskLo[t];
+                long dstHi = dstAddrHi & tupleDstMaskHi[t];
+                long dstLo = dstAddrLo & tupleDstMaskLo[t];
+                long h = hash(tupleFields[t], srcHi, srcLo, dstHi, dstLo, proto, version, sport, dport);
+                // the stage let in only tuples of the packet's version and protocol: a candidate's own are right
                 for (int i = heads[tupleBuckets[t] + (int) (h & tupleBucketMask[t])]; i >= 0 && i < best;
-                        i = next[i]) {
-                    if (hashes[i] == h && matches(i, srcAddrHi, srcAddrLo, dstAddrHi, dstAddrLo, proto, version,
-                            sport, dport, FlowKey.inPort(l4), outPort)) {
+                        i = (int) records[i * RECORD + NEXT]) {
+                    int at = i * RECORD;
+                    if (records[at + HASH] == h && records[at + SRC_HI] == srcHi && records[at + SRC_LO] == srcLo
+                            && records[at + DST_HI] == dstHi && records[at + DST_LO] == dstLo
+                            && (!ports || portsHold(records[at + PORTS], sport, dport))
+                            && (records[at + SCOPED] == 0 || inScope(appliedTo[i], FlowKey.inPort(l4), outPort))) {
                         best = i;
                     }
                 }
@@ -354,22 +350,14 @@ public final class RuleSet {
         return best == ids.length ? -1 : best;
     }
 
-    private boolean matches(int i, long srcAddrHi, long srcAddrLo, long dstAddrHi, long dstAddrLo, int proto,
-            int version, int sport, int dport, int inPort, int outPort) {
-        if ((protocols[i] != 0 && protocols[i] != proto) || (versions[i] != 0 && versions[i] != version)) {
-            return false;
-        }
-        if ((dstAddrHi & dstMaskHi[i]) != dstHi[i] || (dstAddrLo & dstMaskLo[i]) != dstLo[i]
-                || (srcAddrHi & srcMaskHi[i]) != srcHi[i] || (srcAddrLo & srcMaskLo[i]) != srcLo[i]) {
-            return false;
-        }
-        boolean ports = proto == FlowKey.PROTO_TCP || proto == FlowKey.PROTO_UDP;
-        if (ports && (sport < srcPortFrom[i] || sport > srcPortTo[i] || dport < dstPortFrom[i]
-                || dport > dstPortTo[i])) {
-            return false;
-        }
-        long[] scope = appliedTo[i];
-        return scope == null || contains(scope, inPort) || contains(scope, outPort);
+    /** Whether a rule's port ranges, packed as in its record, hold the packet's ports. */
+    private static boolean portsHold(long ranges, int sport, int dport) {
+        return sport >= (int) (ranges & 0xFFFF) && sport <= (int) (ranges >>> 16 & 0xFFFF)
+                && dport >= (int) (ranges >>> 32 & 0xFFFF) && dport <= (int) (ranges >>> 48);
+    }
+
+    private static boolean inScope(long[] scope, int inPort, int outPort) {
+        return contains(scope, inPort) || contains(scope, outPort);
     }
 
     /** How many hash tables a first packet probes at most. */
