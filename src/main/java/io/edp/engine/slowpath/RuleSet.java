@@ -297,10 +297,11 @@ public final class RuleSet {
         int sport = FlowKey.srcPort(l4);
         int dport = FlowKey.dstPort(l4);
         int best = ids.length;
-        long srcClasses = tracksSources ? sourcePrefixes.matching(srcAddrHi, srcAddrLo, version, -1L) : 0;
-        // the destination's classes are probed when a tuple first needs them: early termination saves the rest
-        long dstKnown = tracksPrefixes ? 0 : -1L;
-        long dstClasses = dstKnown;
+        long srcClasses = tracksSources ? sourcePrefixes.matching(srcAddrHi, srcAddrLo, version) : 0;
+        // the destination's classes are looked up when a tuple first needs more than its zero-length ones: early
+        // termination may save that lookup
+        long dstClasses = tracksPrefixes ? destinationPrefixes.anyLength() : -1L;
+        boolean dstKnown = !tracksPrefixes;
         int stage = stageRows[(version == 4 ? 0 : version == 6 ? 256 : 512) + proto];
         boolean ports = proto == FlowKey.PROTO_TCP || proto == FlowKey.PROTO_UDP;
         int portRow = (dport >>> PORT_ROW_SHIFT) * words;
@@ -321,10 +322,9 @@ public final class RuleSet {
                 if (tupleFirstRule[t] >= best) {
                     return best; // tuples come in the order of their first rule: none of the rest can do better
                 }
-                long unknown = tupleDstClasses[t] & ~dstKnown;
-                if (unknown != 0) {
-                    dstClasses |= destinationPrefixes.matching(dstAddrHi, dstAddrLo, version, unknown);
-                    dstKnown |= unknown;
+                if ((tupleDstClasses[t] & dstClasses) == 0 && !dstKnown) {
+                    dstClasses = destinationPrefixes.matching(dstAddrHi, dstAddrLo, version);
+                    dstKnown = true;
                 }
                 if ((tupleDstClasses[t] & dstClasses) == 0) {
                     continue; // no rule of the tuple has a destination prefix the packet's falls in
