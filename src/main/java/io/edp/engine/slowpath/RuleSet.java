@@ -141,7 +141,7 @@ public final class RuleSet {
         tupleBucketMask = new int[tupleCount];
         int bucketTotal = 0;
         for (int t = 0; t < tupleCount; t++) {
-            int buckets = Integer.highestOneBit(Math.max(1, tupleSizes.get(t)) * 2 - 1) << 2;
+            int buckets = Integer.highestOneBit(Math.max(1, tupleSizes.get(t)) * 2 - 1) << 1;
             tupleBuckets[t] = bucketTotal;
             tupleBucketMask[t] = buckets - 1;
             bucketTotal += buckets;
