@@ -354,6 +354,10 @@ final class EngineBenchmark {
             out.printf(Locale.ROOT, "hit rate of 125,000 flows between one pair of addresses: %s%n",
                     spread("%.3f", pairHits));
         }
+        for (String rules : List.of("1000", "10000")) {
+            compare(runs, "the slow path at " + rules + " rules / at 10 rules (LEGACY 64 B, every packet meets the "
+                    + "rules): %sx worker CPU per packet", "slowpath-" + rules, "slowpath-10", workerNs, true);
+        }
         double[] floor = perRound(runs, "floor", workerNs);
         if (floor.length > 0) {
             out.printf(Locale.ROOT, "fast-path floor (EDP_STANDARD, 64 B, one flow): %s ns of worker CPU per packet%n",

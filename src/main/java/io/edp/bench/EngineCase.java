@@ -18,10 +18,13 @@ import java.util.Set;
  * firewall rules (the allowing one last), 1,000 routes, connection tracking on — in {@code mode}, on
  * {@code descriptorBytes}-byte packet descriptors (0: the mode's own), with {@code flows} flows of
  * {@code frameBytes}-byte frames; {@code onePair}: all from 10.0.0.1 to 10.128.0.1, told apart by their ports;
- * the live verifier checking one fast-path hit in {@code verifierSampleRate} (0: off).
+ * the live verifier checking one fast-path hit in {@code verifierSampleRate} (0: off). {@code slowPathRules} (0: the
+ * seed's 256) scales the rule set to that many rules, the last one dropping the traffic: in LEGACY, which has no flow
+ * cache, every packet then misses the connection table and meets the rule lookup (a dropped packet starts no
+ * connection), so the case times the slow path's first-packet work at that rule count.
  */
 record EngineCase(String id, Mode mode, int descriptorBytes, int frameBytes, int flows, boolean onePair,
-        int verifierSampleRate) {
+        int verifierSampleRate, int slowPathRules) {
 
     static final int FLOWS = 125_000;
     static final int RULES = 256;
@@ -36,17 +39,25 @@ record EngineCase(String id, Mode mode, int descriptorBytes, int frameBytes, int
             new EngineCase("legacy-64", Mode.LEGACY, 0, 64, FLOWS, false),
             new EngineCase("legacy-desc128-64", Mode.LEGACY, 128, 64, FLOWS, false),
             new EngineCase("standard-64", Mode.EDP_STANDARD, 0, 64, FLOWS, false),
-            new EngineCase("standard-64-verified", Mode.EDP_STANDARD, 0, 64, FLOWS, false, 1_000),
+            new EngineCase("standard-64-verified", Mode.EDP_STANDARD, 0, 64, FLOWS, false, 1_000, 0),
             new EngineCase("dedicated-64", Mode.EDP_DEDICATED, 0, 64, FLOWS, false),
             new EngineCase("standard-64-pair", Mode.EDP_STANDARD, 0, 64, FLOWS, true),
             new EngineCase("legacy-1518", Mode.LEGACY, 0, 1518, FLOWS, false),
             new EngineCase("standard-1518", Mode.EDP_STANDARD, 0, 1518, FLOWS, false),
             new EngineCase("dedicated-1518", Mode.EDP_DEDICATED, 0, 1518, FLOWS, false),
-            new EngineCase("floor", Mode.EDP_STANDARD, 0, 64, 1, false));
+            new EngineCase("floor", Mode.EDP_STANDARD, 0, 64, 1, false),
+            slowPath(10),
+            slowPath(1_000),
+            slowPath(10_000));
 
-    /** A case without the live verifier. */
+    /** A case without the live verifier, on the seed's rules. */
     EngineCase(String id, Mode mode, int descriptorBytes, int frameBytes, int flows, boolean onePair) {
-        this(id, mode, descriptorBytes, frameBytes, flows, onePair, 0);
+        this(id, mode, descriptorBytes, frameBytes, flows, onePair, 0, 0);
+    }
+
+    /** LEGACY with {@code rules} rules, the last dropping the traffic: every packet meets the rule lookup. */
+    private static EngineCase slowPath(int rules) {
+        return new EngineCase("slowpath-" + rules, Mode.LEGACY, 0, 64, FLOWS, false, 0, rules);
     }
 
     static EngineCase byId(String id) {
@@ -78,7 +89,8 @@ record EngineCase(String id, Mode mode, int descriptorBytes, int frameBytes, int
                 .flowCache(FlowCacheConfig.DEFAULT.withVerifierSampleRate(verifierSampleRate))
                 .conntrackCapacity(262_144)
                 .mbufs(65_536); // a sixteenth of the pool may be posted to the RX queue: its whole 4,096-slot ring
-        for (int i = 1; i < RULES; i++) {
+        int rules = slowPathRules == 0 ? RULES : slowPathRules;
+        for (int i = 1; i < rules; i++) {
             // rules that the traffic does not match: other sources, or other destination ports
             String source = "192.168." + (i % 256) + ".0/24";
             b.rule(i % 2 == 0
@@ -86,7 +98,8 @@ record EngineCase(String id, Mode mode, int descriptorBytes, int frameBytes, int
                     : new FirewallRule(i, "10.0.0.0/8", "10.128.0.0/9", 17, PortRange.ANY,
                             PortRange.of(6000 + i), Set.of(), Verdict.REJECT));
         }
-        b.rule(FirewallRule.of(RULES, "10.0.0.0/8", "10.128.0.0/9", 17, Verdict.ALLOW));
+        b.rule(FirewallRule.of(rules, "10.0.0.0/8", "10.128.0.0/9", 17,
+                slowPathRules == 0 ? Verdict.ALLOW : Verdict.DROP));
         for (int i = 0; i < ROUTES; i++) {
             int net = (10 << 24) | (128 << 16) | (i << 8);
             b.route(new Route(((net >>> 24) & 0xFF) + "." + ((net >>> 16) & 0xFF) + "." + ((net >>> 8) & 0xFF)
@@ -105,12 +118,14 @@ record EngineCase(String id, Mode mode, int descriptorBytes, int frameBytes, int
 
     /** The three modes on their plain 64-byte case also measure the idle worker (cost and wake-up latency). */
     boolean measuresIdle() {
-        return frameBytes == 64 && flows == FLOWS && !onePair && descriptorBytes == 0 && verifierSampleRate == 0;
+        return frameBytes == 64 && flows == FLOWS && !onePair && descriptorBytes == 0 && verifierSampleRate == 0
+                && slowPathRules == 0;
     }
 
     /** How the table names the flows: their count, whether they share one pair of addresses, whether verified. */
     String flowsLabel() {
-        return String.format(java.util.Locale.ROOT, "%,d%s%s", flows, onePair ? " (1 pair)" : "",
-                verifierSampleRate == 0 ? "" : " (verified 1/" + verifierSampleRate + ")");
+        return String.format(java.util.Locale.ROOT, "%,d%s%s%s", flows, onePair ? " (1 pair)" : "",
+                verifierSampleRate == 0 ? "" : " (verified 1/" + verifierSampleRate + ")",
+                slowPathRules == 0 ? "" : String.format(java.util.Locale.ROOT, " (%,d rules, dropped)", slowPathRules));
     }
 }

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import io.edp.engine.Mode;
+import io.edp.engine.slowpath.Verdict;
 import org.junit.jupiter.api.Test;
 
 class BenchCommandTest {
@@ -50,6 +51,18 @@ class BenchCommandTest {
         assertThat(config.workerCount()).isEqualTo(1);
         assertThat(config.flowCache().capacity()).isEqualTo(131_072);
         assertThat(config.flowCache().verifierSampleRate()).isZero();
+    }
+
+    @Test
+    void theSlowPathCasesScaleTheRulesAndDropTheTrafficWithTheLast() {
+        for (int rules : new int[] {10, 1_000, 10_000}) {
+            EngineConfig config = EngineCase.byId("slowpath-" + rules).config();
+            assertThat(config.mode()).isEqualTo(Mode.LEGACY);
+            assertThat(config.firewallRules()).hasSize(rules);
+            assertThat(config.firewallRules().getLast().verdict()).isEqualTo(Verdict.DROP);
+        }
+        assertThat(EngineCase.byId("standard-64").config().firewallRules().getLast().verdict())
+                .isEqualTo(Verdict.ALLOW);
     }
 
     @Test
