@@ -13,21 +13,26 @@ import org.junit.jupiter.api.Test;
 /**
  * The tuple-space classifier against the definition of the firewall: the first rule in list order whose every test
  * holds. Rules and packets are drawn from small pools of addresses, prefix lengths, protocols and ports, so that
- * rules overlap, share tuples, collide in buckets and match often. One set in ten draws prefixes of every length:
- * more (family, length) classes than prefix tracking follows.
+ * rules overlap, share tuples, collide in buckets and match often; ports sit on both sides of the port stage's row
+ * boundaries, and some IPv6 prefixes have the hi word prefix tracking would take for an empty slot. Of every ten
+ * sets, one draws prefixes of every length in both fields (more (family, length) classes than prefix tracking
+ * follows), one in the source only (the destination tracked alone), one of every IPv4 length only (33 levels for
+ * the binary search on lengths).
  */
 class RuleSetClassifierTest {
 
     private static final int[] PROTOCOLS = {0, 0, FlowKey.PROTO_TCP, FlowKey.PROTO_UDP, FlowKey.PROTO_ICMP,
             FlowKey.PROTO_ICMPV6};
-    private static final int[] PORTS = {0, 22, 53, 80, 443, 5000, 65535};
+    private static final int[] PORTS = {0, 22, 53, 63, 64, 80, 443, 5000, 65535};
     private static final int[] V4_LENGTHS = {0, 8, 16, 24, 31, 32};
     private static final int[] V6_LENGTHS = {0, 32, 64, 100, 127, 128};
 
     private final long seed = System.nanoTime();
     private final Random random = new Random(seed);
-    /** Draws prefix lengths from every length, so that a rule set can have more prefix classes than are tracked. */
-    private boolean everyLength;
+    /** Which lengths the set's prefixes are drawn from. */
+    private enum Lengths { POOLS, EVERY, EVERY_IN_SOURCE, EVERY_IPV4 }
+
+    private Lengths lengths;
 
     @Test
     void everyPacketGetsTheFirstRuleThatMatchesItInListOrder() {
@@ -35,7 +40,12 @@ class RuleSetClassifierTest {
         int matched = 0;
         int maxTuples = 0;
         for (int set = 0; set < 300; set++) {
-            everyLength = set % 10 == 9;
+            lengths = switch (set % 10) {
+                case 9 -> Lengths.EVERY;
+                case 8 -> Lengths.EVERY_IN_SOURCE;
+                case 7 -> Lengths.EVERY_IPV4;
+                default -> Lengths.POOLS;
+            };
             var rules = rules(random.nextInt(set < 50 ? 8 : 400));
             var classifier = new RuleSet(rules);
             maxTuples = Math.max(maxTuples, classifier.tuples());
@@ -98,8 +108,9 @@ class RuleSetClassifierTest {
         var rules = new ArrayList<FirewallRule>(count);
         for (int i = 0; i < count; i++) {
             boolean v6 = random.nextInt(4) == 0;
-            String source = prefix(v6);
-            String destination = random.nextInt(3) == 0 ? "any" : prefix(v6);
+            String source = prefix(v6, lengths != Lengths.POOLS);
+            String destination = random.nextInt(3) == 0 ? "any"
+                    : prefix(v6, lengths == Lengths.EVERY || lengths == Lengths.EVERY_IPV4);
             int protocol = PROTOCOLS[random.nextInt(PROTOCOLS.length)];
             rules.add(new FirewallRule(i + 1, source, destination, protocol, ports(), ports(), appliedTo(),
                     Verdict.values()[random.nextInt(Verdict.values().length)]));
@@ -107,13 +118,15 @@ class RuleSetClassifierTest {
         return rules;
     }
 
-    private String prefix(boolean v6) {
+    private String prefix(boolean v6, boolean everyLength) {
         if (random.nextInt(5) == 0) {
             return "any";
         }
         if (v6) {
-            return "fd00::" + Integer.toHexString(random.nextInt(4)) + "/"
-                    + (everyLength ? random.nextInt(129) : V6_LENGTHS[random.nextInt(6)]);
+            // 0:0:0:1::/64 and longer have hi 1, the first empty-slot marker prefix tracking tries
+            return (random.nextInt(4) == 0 ? "0:0:0:1::" : "fd00::") + Integer.toHexString(random.nextInt(4)) + "/"
+                    + (everyLength && lengths != Lengths.EVERY_IPV4 ? random.nextInt(129)
+                            : V6_LENGTHS[random.nextInt(6)]);
         }
         return "10.0." + random.nextInt(3) + "." + random.nextInt(4) + "/"
                 + (everyLength ? random.nextInt(33) : V4_LENGTHS[random.nextInt(6)]);
@@ -150,7 +163,7 @@ class RuleSetClassifierTest {
                 random.nextInt(6));
         int outPort = random.nextInt(7) - 1;
         if (v6) {
-            long hi = 0xFD00L << 48;
+            long hi = random.nextInt(4) == 0 ? 1 : 0xFD00L << 48;
             return new Packet(hi, random.nextInt(4), hi, random.nextInt(5), l4, outPort);
         }
         return new Packet(v4(10, 0, random.nextInt(3), random.nextInt(5)), 0,
