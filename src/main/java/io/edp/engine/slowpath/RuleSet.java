@@ -26,6 +26,12 @@ public final class RuleSet {
     private static final int VERSION_EXACT = 1 << 1;
     private static final int SOURCE_PORT_EXACT = 1 << 2;
     private static final int DESTINATION_PORT_EXACT = 1 << 3;
+    /**
+     * The rules are cut, in list order, into bands of growing size (64 rules, 960, then fifteen times the rules before
+     * each), and tuples are split by band: a band's tuples come before the next band's, so a match among the first
+     * rules ends the lookup before any later band's tuple, however many rules share their shapes.
+     */
+    private static final int FIRST_BAND = 64;
     /** The port stage's granularity: a TCP or UDP packet's destination port picks one of 1,024 rows of 64 ports. */
     private static final int PORT_ROW_SHIFT = 6;
 
@@ -121,8 +127,8 @@ public final class RuleSet {
             // rules limiting the destination port to a range get tuples apart from those of any port: the port stage
             // can then leave them out
             boolean portRange = limitsDestinationPort(r) && (fields[i] & DESTINATION_PORT_EXACT) == 0;
-            long signature = (portRange ? 1L << 48 : 0) | (long) fields[i] << 40 | (long) versions[i] << 32
-                    | protocols[i] << 16 | src.length() << 8 | dst.length();
+            long signature = (long) band(i) << 56 | (portRange ? 1L << 48 : 0) | (long) fields[i] << 40
+                    | (long) versions[i] << 32 | protocols[i] << 16 | src.length() << 8 | dst.length();
             int tuple = tupleBySignature.computeIfAbsent(signature, key -> tupleBySignature.size());
             if (tuple == tupleSizes.size()) {
                 tupleSizes.add(0);
@@ -236,6 +242,15 @@ public final class RuleSet {
             sortedIds[i] = (int) (idAndIndex[i] >>> 32);
             indexBySortedId[i] = (int) idAndIndex[i];
         }
+    }
+
+    /** The band of rule {@code i}: 0 for the first {@value #FIRST_BAND} rules, then one more per sixteenfold. */
+    private static int band(int i) {
+        int band = 0;
+        for (int end = FIRST_BAND; i >= end; end *= 16) {
+            band++;
+        }
+        return band;
     }
 
     /** Whether the rule can match only TCP and UDP packets of some destination ports. */

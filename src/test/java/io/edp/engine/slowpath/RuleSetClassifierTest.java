@@ -39,17 +39,18 @@ class RuleSetClassifierTest {
         int lookups = 0;
         int matched = 0;
         int maxTuples = 0;
-        for (int set = 0; set < 300; set++) {
+        for (int set = 0; set < 302; set++) {
             lengths = switch (set % 10) {
                 case 9 -> Lengths.EVERY;
                 case 8 -> Lengths.EVERY_IN_SOURCE;
                 case 7 -> Lengths.EVERY_IPV4;
                 default -> Lengths.POOLS;
             };
-            var rules = rules(random.nextInt(set < 50 ? 8 : 400));
+            // the last two sets reach the third band of rules (past 1,024)
+            var rules = rules(set >= 300 ? 1_100 + random.nextInt(400) : random.nextInt(set < 50 ? 8 : 400));
             var classifier = new RuleSet(rules);
             maxTuples = Math.max(maxTuples, classifier.tuples());
-            for (int p = 0; p < 400; p++) {
+            for (int p = 0; p < (set >= 300 ? 100 : 400); p++) {
                 var packet = packet();
                 int expected = firstMatch(rules, packet);
                 assertThat(classifier.match(packet.srcHi, packet.srcLo, packet.dstHi, packet.dstLo, packet.l4,
@@ -65,7 +66,7 @@ class RuleSetClassifierTest {
     }
 
     @Test
-    void rulesOfOneShapeShareOneTuple() {
+    void rulesOfOneShapeShareOneTuplePerBand() {
         var rules = new ArrayList<FirewallRule>();
         for (int i = 1; i <= 10_000; i++) {
             rules.add(new FirewallRule(i, "10." + (i >> 8 & 255) + "." + (i & 255) + ".0/24", "any",
@@ -73,7 +74,7 @@ class RuleSetClassifierTest {
         }
         var classifier = new RuleSet(rules);
 
-        assertThat(classifier.tuples()).isEqualTo(1);
+        assertThat(classifier.tuples()).as("rules 1-64, 65-1,024, 1,025-10,000").isEqualTo(3);
         long l4 = FlowKey.l4Word(40000, 1024 + 9_999 % 1000, FlowKey.PROTO_TCP, 4, 0);
         assertThat(classifier.match(v4(10, 39, 15, 7), 0, v4(192, 168, 0, 1), 0, l4, -1)).isEqualTo(9_998);
     }
