@@ -50,7 +50,7 @@ class RuleSetClassifierTest {
             var rules = rules(set >= 300 ? 1_100 + random.nextInt(400) : random.nextInt(set < 50 ? 8 : 400));
             var classifier = new RuleSet(rules);
             maxTuples = Math.max(maxTuples, classifier.tuples());
-            for (int p = 0; p < (set >= 300 ? 100 : 400); p++) {
+            for (int p = 0; p < (set >= 300 ? 50 : 400); p++) {
                 var packet = packet();
                 int expected = firstMatch(rules, packet);
                 assertThat(classifier.match(packet.srcHi, packet.srcLo, packet.dstHi, packet.dstLo, packet.l4,
