@@ -19,6 +19,7 @@ import java.util.List;
  * reaches it, and prefix tracking ({@link PrefixClasses}) the tuples with a rule whose source prefix holds the
  * packet's source. The remaining tuples are visited in order and skipped when no rule's destination prefix can hold
  * the packet's destination; the lookup ends at the first tuple whose first rule comes after the best match found.
+ * Tuples are also split by band of rules ({@link #FIRST_BAND}), so that a match among the first rules ends it early.
  */
 public final class RuleSet {
 
