@@ -5,9 +5,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import org.springframework.data.domain.Page;
-import org.springframework.data.domain.PageImpl;
 import org.springframework.data.domain.Pageable;
 import org.springframework.data.domain.Sort;
+import org.springframework.data.support.PageableExecutionUtils;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -44,7 +44,9 @@ public final class SqlPages {
     /**
      * One page of {@code select} (whose WHERE is {@code filter}'s) in the page's sort order — its API properties
      * named in SQL by {@code columns}, the id tie-break included, so that pages never overlap — with the number of
-     * rows of {@code from} (a table, with the alias the filter uses) that the filter keeps as the total.
+     * rows of {@code from} (a table, with the alias the filter uses) that the filter keeps as the total. The total
+     * is counted only when the page cannot tell it (a first page that is not full holds every row), as Spring
+     * Data's lists do.
      */
     public static <T> Page<T> page(JdbcClient jdbc, String select, Map<String, String> columns, String from,
                                    Filter filter, RowMapper<T> rows, Pageable pageable) {
@@ -52,9 +54,8 @@ public final class SqlPages {
                 .params(filter.params())
                 .param("limit", pageable.getPageSize()).param("offset", pageable.getOffset())
                 .query(rows).list();
-        long total = jdbc.sql("SELECT count(*) FROM " + from + filter.where()).params(filter.params())
-                .query(Long.class).single();
-        return new PageImpl<>(items, pageable, total);
+        return PageableExecutionUtils.getPage(items, pageable, () -> jdbc.sql("SELECT count(*) FROM " + from
+                + filter.where()).params(filter.params()).query(Long.class).single());
     }
 
     private static String orderBy(Sort sort, Map<String, String> columns) {

@@ -13,7 +13,6 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 import io.edp.manager.api.InvalidRequestException;
-import io.edp.manager.api.PageParams;
 import jakarta.persistence.CollectionTable;
 import jakarta.persistence.Column;
 import jakarta.persistence.ElementCollection;
@@ -25,7 +24,6 @@ import jakarta.persistence.JoinColumn;
 import jakarta.persistence.MapKeyColumn;
 import jakarta.persistence.OrderBy;
 import jakarta.persistence.Version;
-import org.hibernate.annotations.BatchSize;
 
 /**
  * A host of the inventory. Its NUMA nodes and labels belong to it (a change to them bumps its version); its NICs
@@ -43,13 +41,11 @@ public class Host {
     private String managementAddress;
 
     @ElementCollection
-    @BatchSize(size = PageParams.MAX_SIZE) // a page of hosts loads its nodes and labels in one query each
     @CollectionTable(name = "host_numa_node", joinColumns = @JoinColumn(name = "host_id"))
     @OrderBy("nodeId")
     private List<HostNumaNode> numaNodes = new ArrayList<>();
 
     @ElementCollection
-    @BatchSize(size = PageParams.MAX_SIZE) // a page of hosts loads its nodes and labels in one query each
     @CollectionTable(name = "host_label", joinColumns = @JoinColumn(name = "host_id"))
     @MapKeyColumn(name = "name")
     @Column(name = "value")

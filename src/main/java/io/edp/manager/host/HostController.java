@@ -33,10 +33,12 @@ class HostController {
     private static final Set<String> SORTABLE = Set.of("name", "managementAddress");
 
     private final HostService hosts;
+    private final HostList list;
     private final MergePatch mergePatch;
 
-    HostController(HostService hosts, MergePatch mergePatch) {
+    HostController(HostService hosts, HostList list, MergePatch mergePatch) {
         this.hosts = hosts;
+        this.list = list;
         this.mergePatch = mergePatch;
     }
 
@@ -54,7 +56,7 @@ class HostController {
                     + "`label` selects by labels.")
     PageResponse<HostResponse> list(@ParameterObject @Valid PageParams paging,
                                     @ParameterObject @Valid HostFilter filter) {
-        return PageResponse.of(hosts.list(filter, paging.toPageable(SORTABLE, "name")));
+        return PageResponse.of(list.page(filter, paging.toPageable(SORTABLE, "name")));
     }
 
     @GetMapping("/{hostId}")

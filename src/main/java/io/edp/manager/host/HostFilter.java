@@ -1,15 +1,13 @@
 package io.edp.manager.host;
 
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
+import io.edp.manager.api.SqlPages;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
-import jakarta.persistence.criteria.MapJoin;
-import jakarta.persistence.criteria.Predicate;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
-import org.springframework.data.jpa.domain.Specification;
 
 /**
  * Which hosts a list shows: {@code name} (exact, so a page of zero or one host: the lookup a client does before
@@ -26,23 +24,23 @@ public record HostFilter(
 
     private static final int MAX_SELECTORS = 16;
 
-    Specification<Host> specification() {
-        return (host, query, cb) -> {
-            List<Predicate> all = new ArrayList<>();
-            if (name != null) {
-                all.add(cb.equal(host.get("name"), name));
-            }
-            for (String selector : label == null ? List.<String>of() : label) {
-                MapJoin<Host, String, String> labels = host.joinMap("labels");
-                int equals = selector.indexOf('=');
-                if (equals < 0) {
-                    all.add(cb.equal(labels.key(), selector));
-                } else {
-                    all.add(cb.and(cb.equal(labels.key(), selector.substring(0, equals)),
-                            cb.equal(labels.value(), selector.substring(equals + 1))));
-                }
-            }
-            return cb.and(all.toArray(Predicate[]::new));
-        };
+    /**
+     * The filter as SQL over {@code host h}: a label selector is a subquery of its own, so a host matches once
+     * however many selectors it meets.
+     */
+    SqlPages.Filter sqlFilter() {
+        var filter = SqlPages.Filter.equal("h.name", "name", name);
+        var selectors = label == null ? List.<String>of() : label;
+        for (int i = 0; i < selectors.size(); i++) {
+            String selector = selectors.get(i);
+            int equals = selector.indexOf('=');
+            String key = "labelKey" + i;
+            String value = "labelValue" + i;
+            String exists = " WHERE EXISTS (SELECT 1 FROM host_label l WHERE l.host_id = h.id AND l.name = :" + key;
+            filter = filter.and(equals < 0 ? new SqlPages.Filter(exists + ")", Map.of(key, selector))
+                    : new SqlPages.Filter(exists + " AND l.value = :" + value + ")",
+                            Map.of(key, selector.substring(0, equals), value, selector.substring(equals + 1))));
+        }
+        return filter;
     }
 }

@@ -6,11 +6,10 @@ import java.util.UUID;
 
 import jakarta.persistence.LockModeType;
 import org.springframework.data.jpa.repository.JpaRepository;
-import org.springframework.data.jpa.repository.JpaSpecificationExecutor;
 import org.springframework.data.jpa.repository.Lock;
 import org.springframework.data.jpa.repository.Query;
 
-interface HostRepository extends JpaRepository<Host, UUID>, JpaSpecificationExecutor<Host> {
+interface HostRepository extends JpaRepository<Host, UUID> {
 
     /** SELECT … FOR UPDATE: a host change excludes concurrent changes of what sits on the host. */
     @Lock(LockModeType.PESSIMISTIC_WRITE)

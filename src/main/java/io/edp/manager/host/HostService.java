@@ -14,8 +14,6 @@ import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.realization.EngineMemoryBudget;
-import org.springframework.data.domain.Page;
-import org.springframework.data.domain.Pageable;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
@@ -63,11 +61,6 @@ public class HostService {
     @Transactional(readOnly = true)
     HostResponse get(UUID hostId) {
         return HostResponse.of(require(hostId));
-    }
-
-    @Transactional(readOnly = true)
-    Page<HostResponse> list(HostFilter filter, Pageable pageable) {
-        return hosts.findAll(filter.specification(), pageable).map(HostResponse::of);
     }
 
     /** Replaces the host with what {@code change} makes of its current state (a PUT body, or a merge patch). */

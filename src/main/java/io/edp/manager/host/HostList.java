@@ -1,0 +1,61 @@
+package io.edp.manager.host;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+
+import io.edp.manager.api.SqlPages;
+import org.springframework.data.domain.Page;
+import org.springframework.data.domain.Pageable;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A page of hosts read straight into {@link HostResponse}s: one statement for the page, each host's NUMA nodes and
+ * labels aggregated into it as JSON, and one for the total when the page cannot tell it. Loading the page as
+ * entities cost a hundred entities and two hundred collections per request (docs/benchmarks.md, "Read endpoints").
+ * No transaction: the page and its total are two statements either way, each consistent in itself.
+ */
+@Component
+class HostList {
+
+    private static final String SELECT = """
+            SELECT h.id, h.name, h.management_address, h.version,
+                   (SELECT json_agg(json_build_object('id', n.node_id, 'cpuCores', n.cpu_cores) ORDER BY n.node_id)
+                      FROM host_numa_node n WHERE n.host_id = h.id)::text AS numa_nodes,
+                   (SELECT json_object_agg(l.name, l.value) FROM host_label l WHERE l.host_id = h.id)::text AS labels
+              FROM host h""";
+    private static final Map<String, String> COLUMNS = Map.of("name", "h.name",
+            "managementAddress", "h.management_address", "id", "h.id");
+    private static final TypeReference<List<NumaNode>> NUMA_NODES = new TypeReference<>() {
+    };
+    private static final TypeReference<TreeMap<String, String>> LABELS = new TypeReference<>() {
+    };
+
+    private final JdbcClient jdbc;
+    private final JsonMapper json;
+
+    HostList(JdbcClient jdbc, JsonMapper json) {
+        this.jdbc = jdbc;
+        this.json = json;
+    }
+
+    Page<HostResponse> page(HostFilter filter, Pageable pageable) {
+        var where = filter.sqlFilter();
+        return SqlPages.page(jdbc, SELECT + where.where(), COLUMNS, "host h", where, this::row, pageable);
+    }
+
+    /** Labels in a TreeMap, as {@link Host#labels()} gives them: the API lists them in Java's order, not SQL's. */
+    private HostResponse row(ResultSet rs, int rowNum) throws SQLException {
+        String nodes = rs.getString("numa_nodes");
+        String labels = rs.getString("labels");
+        return new HostResponse(rs.getObject("id", UUID.class), rs.getString("name"),
+                rs.getString("management_address"), nodes == null ? List.of() : json.readValue(nodes, NUMA_NODES),
+                labels == null ? new TreeMap<>() : json.readValue(labels, LABELS), rs.getLong("version"));
+    }
+}
