@@ -29,7 +29,8 @@ final class VerifiedPasswordCache implements PasswordEncoder {
     private final PasswordEncoder delegate;
     private final Duration ttl;
     private final InstantSource clock;
-    private final SecretKeySpec key;
+    /** Mac.getInstance looks the provider up each time: a few percent of a statistics read; a Mac serves a thread. */
+    private final ThreadLocal<Mac> macs;
     private final ConcurrentHashMap<String, Long> verifiedUntilMillis = new ConcurrentHashMap<>();
 
     VerifiedPasswordCache(PasswordEncoder delegate, Duration ttl, InstantSource clock) {
@@ -38,7 +39,16 @@ final class VerifiedPasswordCache implements PasswordEncoder {
         this.clock = clock;
         var secret = new byte[32];
         new SecureRandom().nextBytes(secret);
-        this.key = new SecretKeySpec(secret, HMAC);
+        var key = new SecretKeySpec(secret, HMAC);
+        this.macs = ThreadLocal.withInitial(() -> {
+            try {
+                var mac = Mac.getInstance(HMAC);
+                mac.init(key);
+                return mac;
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+            }
+        });
     }
 
     @Override
@@ -73,15 +83,9 @@ final class VerifiedPasswordCache implements PasswordEncoder {
     }
 
     private String fingerprint(CharSequence rawPassword, String encodedPassword) {
-        try {
-            var mac = Mac.getInstance(HMAC);
-            mac.init(key);
-            mac.update(encodedPassword.getBytes(StandardCharsets.UTF_8));
-            mac.update((byte) 0);
-            return Base64.getEncoder().encodeToString(
-                    mac.doFinal(rawPassword.toString().getBytes(StandardCharsets.UTF_8)));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
-        }
+        var mac = macs.get(); // doFinal leaves it reset for the next use
+        mac.update(encodedPassword.getBytes(StandardCharsets.UTF_8));
+        mac.update((byte) 0);
+        return Base64.getEncoder().encodeToString(mac.doFinal(rawPassword.toString().getBytes(StandardCharsets.UTF_8)));
     }
 }
