@@ -2,6 +2,7 @@ package io.edp.manager.api;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BinaryOperator;
 import java.util.stream.Collectors;
 
 import org.springframework.data.domain.Page;
@@ -50,7 +51,19 @@ public final class SqlPages {
      */
     public static <T> Page<T> page(JdbcClient jdbc, String select, Map<String, String> columns, String from,
                                    Filter filter, RowMapper<T> rows, Pageable pageable) {
-        var items = jdbc.sql(select + orderBy(pageable.getSort(), columns) + " LIMIT :limit OFFSET :offset")
+        return page(jdbc, select, columns, from, filter, rows, pageable, (page, orderBy) -> page);
+    }
+
+    /**
+     * As {@link #page(JdbcClient, String, Map, String, Filter, RowMapper, Pageable)}, but the statement that runs
+     * is what {@code complete} makes of the page's (ordered and limited) query and its ORDER BY clause: a query
+     * that joins more to the page's rows only, e.g. as a CTE, and orders the result again.
+     */
+    public static <T> Page<T> page(JdbcClient jdbc, String select, Map<String, String> columns, String from,
+                                   Filter filter, RowMapper<T> rows, Pageable pageable,
+                                   BinaryOperator<String> complete) {
+        String orderBy = orderBy(pageable.getSort(), columns);
+        var items = jdbc.sql(complete.apply(select + orderBy + " LIMIT :limit OFFSET :offset", orderBy))
                 .params(filter.params())
                 .param("limit", pageable.getPageSize()).param("offset", pageable.getOffset())
                 .query(rows).list();
