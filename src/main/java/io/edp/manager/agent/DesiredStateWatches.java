@@ -1,0 +1,148 @@
+package io.edp.manager.agent;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.edp.agent.AgentDesiredState;
+import io.edp.agent.EngineJson;
+import io.edp.manager.api.ConflictException;
+import io.edp.manager.api.NotFoundException;
+import io.edp.manager.host.HostService;
+import io.edp.manager.host.Placement;
+import io.edp.manager.realization.HostDataPath;
+import io.edp.manager.realization.AgentRealization;
+import io.edp.manager.realization.DesiredStateListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Component;
+import org.springframework.web.context.request.async.DeferredResult;
+
+/**
+ * The agents' long polls on their desired state. A poll names the generation its agent runs ({@code after}); it is
+ * answered with the whole desired state as soon as the host's desired generation is another, else with 204 when
+ * its wait runs out. Woken by the database's notifications of every committed change ({@link DesiredStateListener},
+ * so a change made through any replica), and every {@value #RECHECK_SECONDS} s in case one was missed while the
+ * listening connection was away. No request thread is held while waiting.
+ */
+@Component
+class DesiredStateWatches implements DesiredStateListener, SmartLifecycle {
+
+    static final int RECHECK_SECONDS = 5;
+    private static final Logger log = LoggerFactory.getLogger(DesiredStateWatches.class);
+
+    private record Watch(long after, DeferredResult<ResponseEntity<AgentDesiredState>> result) {
+    }
+
+    private final AgentRealization realization;
+    private final HostService hosts;
+    private final Map<UUID, Set<Watch>> watches = new ConcurrentHashMap<>();
+    /** Re-reads run one at a time, off the notification thread; a wake-up during one is not lost (see recheck). */
+    private final ExecutorService rechecks = Executors.newSingleThreadExecutor(
+            task -> Thread.ofPlatform().name("edp-agent-watches").daemon(true).unstarted(task));
+    private ScheduledExecutorService timer;
+
+    DesiredStateWatches(AgentRealization realization, HostService hosts) {
+        this.realization = realization;
+        this.hosts = hosts;
+    }
+
+    /**
+     * The host's whole desired state now. The engine is left out (null) for a host placed EMBEDDED: the manager
+     * runs its engine, so an agent left on it must not forward too.
+     *
+     * @throws NotFoundException when the host is gone
+     * @throws ConflictException when its settings do not make a valid engine configuration
+     */
+    AgentDesiredState current(UUID hostId) {
+        var placement = hosts.require(hostId).placement();
+        HostDataPath desired;
+        try {
+            desired = realization.desired(hostId)
+                    .orElseThrow(() -> new NotFoundException("No host with id " + hostId));
+        } catch (IllegalArgumentException e) {
+            throw new ConflictException("invalid configuration: " + e.getMessage());
+        }
+        var engine = placement == Placement.AGENT && desired.engine() != null ? EngineJson.tree(desired.engine())
+                : null;
+        return new AgentDesiredState(hostId, desired.hostName(), desired.generation(), engine);
+    }
+
+    DeferredResult<ResponseEntity<AgentDesiredState>> await(UUID hostId, long after, Duration wait) {
+        var result = new DeferredResult<ResponseEntity<AgentDesiredState>>(wait.toMillis(),
+                () -> ResponseEntity.noContent().build());
+        var watch = new Watch(after, result);
+        result.onCompletion(() -> forget(hostId, watch));
+        watches.computeIfAbsent(hostId, id -> ConcurrentHashMap.newKeySet()).add(watch);
+        desiredStateChanged(); // it may have changed between the caller's read and now
+        return result;
+    }
+
+    @Override
+    public void desiredStateChanged() {
+        if (!watches.isEmpty()) {
+            rechecks.execute(this::recheck);
+        }
+    }
+
+    private void recheck() {
+        try {
+            var generations = realization.desiredGenerations(watches.keySet());
+            watches.forEach((hostId, waiting) -> {
+                Long generation = generations.get(hostId);
+                var due = waiting.stream().filter(w -> generation == null || w.after() != generation).toList();
+                if (!due.isEmpty()) {
+                    answer(hostId, due);
+                }
+            });
+        } catch (RuntimeException e) {
+            // the database may be away: the next notification or recheck tries again, the agent keeps forwarding
+            log.debug("Agents' desired state not re-read: {}", e.toString());
+        }
+    }
+
+    private void answer(UUID hostId, List<Watch> due) {
+        try {
+            var answer = ResponseEntity.ok(current(hostId));
+            due.forEach(w -> w.result().setResult(answer));
+        } catch (RuntimeException e) {
+            due.forEach(w -> w.result().setErrorResult(e)); // a problem, as the same request answered at once
+        }
+    }
+
+    private void forget(UUID hostId, Watch watch) {
+        watches.computeIfPresent(hostId, (id, set) -> {
+            set.remove(watch);
+            return set.isEmpty() ? null : set;
+        });
+    }
+
+    @Override
+    public synchronized void start() {
+        timer = Executors.newSingleThreadScheduledExecutor(
+                task -> Thread.ofPlatform().name("edp-agent-watch-timer").daemon(true).unstarted(task));
+        timer.scheduleWithFixedDelay(this::desiredStateChanged, RECHECK_SECONDS, RECHECK_SECONDS, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (timer != null) {
+            timer.shutdownNow();
+            timer = null;
+        }
+    }
+
+    @Override
+    public synchronized boolean isRunning() {
+        return timer != null;
+    }
+}
