@@ -78,6 +78,7 @@ final class Agent {
         synchronized (slot) {
             slot.close();
         }
+        log("stopped, engine closed");
     }
 
     /**

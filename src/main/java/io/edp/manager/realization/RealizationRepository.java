@@ -62,8 +62,8 @@ class RealizationRepository {
         return jdbc.sql("""
                         SELECT host_id, desired_generation FROM host_realization
                          WHERE realized_generation < desired_generation AND next_attempt_at <= now()
-                           AND (lease_until IS NULL OR lease_until < now()) AND """ + EMBEDDED + """
-                         ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED""")
+                           AND (lease_until IS NULL OR lease_until < now()) AND %s
+                         ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED""".formatted(EMBEDDED))
                 .query((rs, i) -> new Claim(rs.getObject(1, UUID.class), rs.getLong(2)))
                 .optional()
                 .map(claim -> lease(claim, lease));

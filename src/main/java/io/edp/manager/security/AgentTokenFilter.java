@@ -15,6 +15,8 @@ import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.authentication.preauth.PreAuthenticatedAuthenticationToken;
+import org.springframework.security.web.context.RequestAttributeSecurityContextRepository;
+import org.springframework.security.web.context.SecurityContextRepository;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -27,6 +29,7 @@ final class AgentTokenFilter extends OncePerRequestFilter {
     static final String ROLE = "AGENT";
     private static final String BEARER = "Bearer ";
 
+    private final SecurityContextRepository contexts = new RequestAttributeSecurityContextRepository();
     private final AgentTokens tokens;
     private final AuthenticationEntryPoint entryPoint;
 
@@ -53,6 +56,8 @@ final class AgentTokenFilter extends OncePerRequestFilter {
         var context = SecurityContextHolder.createEmptyContext();
         context.setAuthentication(authentication);
         SecurityContextHolder.setContext(context);
+        // as HTTP Basic does: a long poll's async dispatch, which skips this filter, finds the agent there
+        contexts.saveContext(context, request, response);
         chain.doFilter(request, response);
     }
 
