@@ -8,8 +8,8 @@ import java.util.Optional;
 
 /**
  * Where one host's engine runs, made to run each configuration pushed to it: live when the running engine can take
- * the change (mode, vNICs, rules, routes, flow cache, Thread Load Balancer, added or removed ports); rebuilt when
- * it changes the workers, the memory or a port it keeps, handing the old engine's connection table and rule
+ * the change (mode, vNICs, rules, routes, flow cache, Thread Load Balancer, added or removed ports, a port's MTU);
+ * rebuilt when it changes the workers, the memory or another setting of a port it keeps, handing the old engine's connection table and rule
  * counters to the new one so no connection is cut and no kept rule's counts restart; rebuilt too when a worker is
  * not running (dead or stalled): a new engine is the only cure. The manager's embedded engines and an agent's
  * engine both run this way. Not thread-safe: callers serialize the calls for one slot.
@@ -79,7 +79,10 @@ public final class EngineSlot implements AutoCloseable {
         return engine == null ? Optional.empty() : engine.fault();
     }
 
-    /** What a running engine cannot change: its workers, its memory, and the settings of a port it keeps. */
+    /**
+     * What a running engine cannot change: its workers, its memory, and the settings of a port it keeps, but for
+     * the port's MTU (as {@link Engine#apply} allows).
+     */
     static boolean liveChange(EngineConfig current, EngineConfig next) {
         if (!current.workersPerNumaNode().equals(next.workersPerNumaNode()) || current.mbufs() != next.mbufs()
                 || current.conntrackCapacity() != next.conntrackCapacity()) {
@@ -87,7 +90,7 @@ public final class EngineSlot implements AutoCloseable {
         }
         for (PortConfig port : next.ports()) {
             for (PortConfig kept : current.ports()) {
-                if (kept.id() == port.id() && !kept.equals(port)) {
+                if (kept.id() == port.id() && !kept.withMtu(port.mtu()).equals(port)) {
                     return false;
                 }
             }

@@ -27,7 +27,7 @@ class AgentRepository implements AgentConnections {
         this.properties = properties;
     }
 
-    /** A statistics snapshot as the agent sent it, with when it was taken and when the manager received it. */
+    /** A statistics snapshot as the agent sent it, when it was taken, and the generation the engine ran. */
     record StoredStats(String json, Instant takenAt, Instant receivedAt, long generation) {
     }
 
@@ -65,9 +65,11 @@ class AgentRepository implements AgentConnections {
                 .param("takenAt", Timestamp.from(takenAt)).update();
     }
 
+    /** The last statistics snapshot of the host's agent, if the host is placed AGENT and its agent sent one. */
     Optional<StoredStats> stats(UUID hostId) {
-        return jdbc.sql("SELECT stats->'stats', stats_taken_at, last_seen_at, (stats->>'generation')::bigint "
-                        + "FROM host_agent WHERE host_id = :id AND stats IS NOT NULL")
+        return jdbc.sql("SELECT a.stats->'stats', a.stats_taken_at, a.last_seen_at, "
+                        + "(a.stats->>'generation')::bigint FROM host_agent a JOIN host h ON h.id = a.host_id "
+                        + "WHERE a.host_id = :id AND a.stats IS NOT NULL AND h.placement = 'AGENT'")
                 .param("id", hostId)
                 .query((rs, i) -> new StoredStats(rs.getString(1), rs.getTimestamp(2).toInstant(),
                         rs.getTimestamp(3).toInstant(), rs.getLong(4)))

@@ -17,7 +17,7 @@ import io.edp.manager.api.ConflictException;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.host.HostService;
 import io.edp.manager.host.Placement;
-import io.edp.manager.realization.HostDataPath;
+import io.edp.manager.engines.HostDataPath;
 import io.edp.manager.realization.AgentRealization;
 import io.edp.manager.realization.DesiredStateListener;
 import org.slf4j.Logger;

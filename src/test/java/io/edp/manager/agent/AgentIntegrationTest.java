@@ -40,6 +40,7 @@ import org.springframework.test.context.DynamicPropertySource;
         "edp.security.viewer.user=agent-viewer",
         "edp.security.viewer.password={noop}viewer-secret",
         "edp.engines.mbufs=4096",
+        "edp.agent.stats-stale-after=2s",
         "edp.engines.real-drivers=false"})
 class AgentIntegrationTest {
 
@@ -115,7 +116,19 @@ class AgentIntegrationTest {
                             "SELECT count(*) FROM host_agent WHERE stats IS NOT NULL", Integer.class) == 1);
             assertThat(JsonPath.<String>read(host, "$.agent.version")).isEqualTo("dev");
             assertThat(JsonPath.<String>read(host, "$.placement")).isEqualTo("AGENT");
+
+            // statistics: the agent's last snapshot, with when it was taken; commands do not reach agents yet
+            var flowCache = LiveApi.await("the agent's statistics", () -> api.send(api.request("/api/v1/hosts/"
+                    + hostId + "/stats/flow-cache", OPERATOR, SECRET).build()), r -> r.statusCode() == 200);
+            assertThat(JsonPath.<String>read(flowCache.body(), "$.mode")).isEqualTo("EDP_STANDARD");
+            assertThat(flowCache.headers().firstValue("EDP-Stats-Stale")).hasValue("false");
+            assertThat(flowCache.headers().firstValue("EDP-Stats-Taken-At")).isPresent();
+            var flush = write("POST", "/api/v1/hosts/" + hostId + "/stats/flow-cache/flush", null, 409);
+            assertThat(flush.body()).contains("not yet supported for hosts placed AGENT");
             agent.kill();
+            LiveApi.await("the snapshot of the killed agent to be shown stale", () -> api.send(api.request(
+                    "/api/v1/hosts/" + hostId + "/stats/threads", OPERATOR, SECRET).build()),
+                    r -> r.statusCode() == 200 && r.headers().firstValue("EDP-Stats-Stale").orElse("").equals("true"));
         }
         // changed while no agent runs: the restarted one converges on it
         write("DELETE", "/api/v1/firewall/rules/"
