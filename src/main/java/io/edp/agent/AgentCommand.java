@@ -73,7 +73,7 @@ public final class AgentCommand {
         var interfaces = options.containsKey("--interfaces")
                 ? Arrays.stream(options.get("--interfaces").split(",")).map(String::strip).toList() : List.<String>of();
         var pcapDir = Path.of(options.getOrDefault("--pcap-dir", "pcap"));
-        var confinement = new NicConfinement(new EngineProperties(8192, 65536, true, null, pcapDir, interfaces),
+        var confinement = new NicConfinement(new EngineProperties(true, 8192, 65536, true, null, pcapDir, interfaces),
                 new DataDirectoryProperties(null));
         var agent = new Agent(new ManagerClient(manager, options.get("--host"), token, version()),
                 confinement.drivers(), statsInterval, out);

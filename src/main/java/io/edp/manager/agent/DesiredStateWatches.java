@@ -8,21 +8,19 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import io.edp.agent.AgentDesiredState;
 import io.edp.agent.EngineJson;
 import io.edp.manager.api.ConflictException;
+import io.edp.manager.database.DatabaseNotifications;
+import io.edp.manager.database.NotificationChannel;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.host.HostService;
 import io.edp.manager.host.Placement;
 import io.edp.manager.engines.HostDataPath;
 import io.edp.manager.realization.AgentRealization;
-import io.edp.manager.realization.DesiredStateListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
 import org.springframework.web.context.request.async.DeferredResult;
@@ -30,14 +28,13 @@ import org.springframework.web.context.request.async.DeferredResult;
 /**
  * The agents' long polls on their desired state. A poll names the generation its agent runs ({@code after}); it is
  * answered with the whole desired state as soon as the host's desired generation is another, else with 204 when
- * its wait runs out. Woken by the database's notifications of every committed change ({@link DesiredStateListener},
- * so a change made through any replica), and every {@value #RECHECK_SECONDS} s in case one was missed while the
- * listening connection was away. No request thread is held while waiting.
+ * its wait runs out. Woken by the database's notifications of every committed change to a desired state
+ * ({@link NotificationChannel#DESIRED_STATE}, so a change made through any replica), and after the listening
+ * connection came back (notifications may have been missed). No request thread is held while waiting.
  */
 @Component
-class DesiredStateWatches implements DesiredStateListener, SmartLifecycle {
+class DesiredStateWatches implements DatabaseNotifications.Subscriber {
 
-    static final int RECHECK_SECONDS = 5;
     private static final Logger log = LoggerFactory.getLogger(DesiredStateWatches.class);
 
     private record Watch(long after, DeferredResult<ResponseEntity<AgentDesiredState>> result) {
@@ -49,7 +46,6 @@ class DesiredStateWatches implements DesiredStateListener, SmartLifecycle {
     /** Re-reads run one at a time, off the notification thread; a wake-up during one is not lost (see recheck). */
     private final ExecutorService rechecks = Executors.newSingleThreadExecutor(
             task -> Thread.ofPlatform().name("edp-agent-watches").daemon(true).unstarted(task));
-    private ScheduledExecutorService timer;
 
     DesiredStateWatches(AgentRealization realization, HostService hosts) {
         this.realization = realization;
@@ -88,7 +84,21 @@ class DesiredStateWatches implements DesiredStateListener, SmartLifecycle {
     }
 
     @Override
-    public void desiredStateChanged() {
+    public NotificationChannel channel() {
+        return NotificationChannel.DESIRED_STATE;
+    }
+
+    @Override
+    public void notified(String payload) {
+        desiredStateChanged();
+    }
+
+    @Override
+    public void missed() {
+        desiredStateChanged();
+    }
+
+    private void desiredStateChanged() {
         if (!watches.isEmpty()) {
             rechecks.execute(this::recheck);
         }
@@ -124,25 +134,5 @@ class DesiredStateWatches implements DesiredStateListener, SmartLifecycle {
             set.remove(watch);
             return set.isEmpty() ? null : set;
         });
-    }
-
-    @Override
-    public synchronized void start() {
-        timer = Executors.newSingleThreadScheduledExecutor(
-                task -> Thread.ofPlatform().name("edp-agent-watch-timer").daemon(true).unstarted(task));
-        timer.scheduleWithFixedDelay(this::desiredStateChanged, RECHECK_SECONDS, RECHECK_SECONDS, TimeUnit.SECONDS);
-    }
-
-    @Override
-    public synchronized void stop() {
-        if (timer != null) {
-            timer.shutdownNow();
-            timer = null;
-        }
-    }
-
-    @Override
-    public synchronized boolean isRunning() {
-        return timer != null;
     }
 }

@@ -24,16 +24,14 @@ public class AgentRealization {
 
     private final DesiredState desiredState;
     private final RealizationRepository realizations;
-    private final RealizationWaits waits;
     private final RealizationProperties properties;
     private final TransactionTemplate tx;
     private final JdbcClient jdbc;
 
-    AgentRealization(DesiredState desiredState, RealizationRepository realizations, RealizationWaits waits,
-                     RealizationProperties properties, TransactionTemplate tx, JdbcClient jdbc) {
+    AgentRealization(DesiredState desiredState, RealizationRepository realizations, RealizationProperties properties,
+                     TransactionTemplate tx, JdbcClient jdbc) {
         this.desiredState = desiredState;
         this.realizations = realizations;
-        this.waits = waits;
         this.properties = properties;
         this.tx = tx;
         this.jdbc = jdbc;
@@ -63,8 +61,8 @@ public class AgentRealization {
 
     /** The agent runs {@code generation}: SUCCESS (or PENDING again when a newer change is waiting). */
     public void succeeded(UUID hostId, long generation) {
+        // the realization's long polls, on every replica, hear of it from the database (V6_2's trigger)
         tx.executeWithoutResult(status -> realizations.succeeded(hostId, generation));
-        waits.changed(hostId);
     }
 
     /**
@@ -74,6 +72,5 @@ public class AgentRealization {
     public void failed(UUID hostId, String reason) {
         tx.executeWithoutResult(status -> realizations.failed(hostId, reason, false, properties.retryInitial(),
                 properties.retryMax()));
-        waits.changed(hostId);
     }
 }

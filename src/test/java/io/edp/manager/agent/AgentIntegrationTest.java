@@ -13,6 +13,7 @@ import java.util.UUID;
 
 import com.jayway.jsonpath.JsonPath;
 import io.edp.agent.EngineJson;
+import io.edp.manager.EdpProcess;
 import io.edp.manager.LiveApi;
 import io.edp.manager.TestDatabase;
 import io.edp.manager.realization.AgentRealization;
@@ -88,7 +89,7 @@ class AgentIntegrationTest {
                 .as("the reconciler pushed the embedded host but never claims the agent's").isEqualTo("PENDING");
 
         var token = token(hostId);
-        try (var agent = AgentProcess.start(api.base(), "esx-agent", token, dir)) {
+        try (var agent = agent(token)) {
             awaitRealized(hostId, generation, agent);
 
             // what the agent receives is exactly what the manager built, every feature included
@@ -134,10 +135,10 @@ class AgentIntegrationTest {
         write("DELETE", "/api/v1/firewall/rules/"
                 + jdbc.queryForObject("SELECT id FROM firewall_rule WHERE name = 'no-ssh'", Long.class), null, 200);
         long whileDown = desiredGeneration(hostId);
-        try (var agent = AgentProcess.start(api.base(), "esx-agent", token, dir)) {
+        try (var agent = agent(token)) {
             awaitRealized(hostId, whileDown, agent);
-            agent.stop();
-            assertThat(agent.log()).as("SIGTERM closes the engine").contains("stopped, engine closed");
+            agent.close();
+            assertThat(agent.logTail()).as("SIGTERM closes the engine").contains("stopped, engine closed");
         }
     }
 
@@ -275,11 +276,18 @@ class AgentIntegrationTest {
                         && JsonPath.<String>read(body, "$.state").equals("SUCCESS"));
     }
 
-    private void awaitRealized(UUID hostId, long generation, AgentProcess agent) throws Exception {
+    private void awaitRealized(UUID hostId, long generation, EdpProcess agent) throws Exception {
         try {
             awaitRealized(hostId, generation);
         } catch (AssertionError e) {
-            throw new AssertionError(e.getMessage() + "\nagent's log:\n" + agent.log(), e);
+            throw new AssertionError(e.getMessage() + "\nagent's log:\n" + agent.logTail(), e);
         }
+    }
+
+    /** {@code edp agent} for host esx-agent in a JVM of its own, reporting statistics every 300 ms. */
+    private EdpProcess agent(Path token) {
+        return EdpProcess.start("agent", dir.resolve("agent.log"), List.of("agent", "--manager", api.base(),
+                "--host", "esx-agent", "--token-file", token.toString(), "--pcap-dir", dir.resolve("pcap").toString(),
+                "--stats-interval", "300ms"));
     }
 }
