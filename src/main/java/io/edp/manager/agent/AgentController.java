@@ -101,8 +101,7 @@ class AgentController {
                      @Parameter(description = "The agent's version", example = "0.1.0")
                      @RequestHeader(name = AgentHeaders.VERSION, required = false) String version,
                      @Valid @RequestBody AgentRealizationReport report) {
-        agents.seen(agent.hostId(), version);
-        requireAgentPlacement(agent);
+        reportFrom(agent, version);
         long desired = realization.desiredGenerations(List.of(agent.hostId()))
                 .getOrDefault(agent.hostId(), 0L);
         if (report.generation() > desired) {
@@ -126,8 +125,7 @@ class AgentController {
                @Parameter(description = "The agent's version", example = "0.1.0")
                @RequestHeader(name = AgentHeaders.VERSION, required = false) String version,
                @Valid @RequestBody AgentStatsReport report) {
-        agents.seen(agent.hostId(), version);
-        requireAgentPlacement(agent);
+        reportFrom(agent, version);
         EngineStats stats;
         try {
             stats = EngineJson.stats(report.stats());
@@ -138,7 +136,9 @@ class AgentController {
                 report.generation());
     }
 
-    private void requireAgentPlacement(AgentPrincipal agent) {
+    /** A report: the agent was heard from, and its host must be placed AGENT (else 409). */
+    private void reportFrom(AgentPrincipal agent, String version) {
+        agents.seen(agent.hostId(), version);
         if (hosts.require(agent.hostId()).placement() != Placement.AGENT) {
             throw new ConflictException("Host '" + agent.hostName() + "' is placed EMBEDDED: the manager runs its "
                     + "engine; set its placement to AGENT for its agent to realize it");
