@@ -1,5 +1,6 @@
 package io.edp;
 
+import io.edp.agent.AgentCommand;
 import io.edp.bench.BenchCommand;
 import io.edp.bench.PushBenchmark;
 import io.edp.cli.EngineCommand;
@@ -20,6 +21,9 @@ public class EdpApplication {
         // plain-Java commands run without starting Spring
         if (args.length > 0 && args[0].equals("bench")) {
             System.exit(BenchCommand.run(Arrays.copyOfRange(args, 1, args.length)));
+        }
+        if (args.length > 0 && args[0].equals("agent")) {
+            System.exit(AgentCommand.run(Arrays.copyOfRange(args, 1, args.length)));
         }
         if (args.length > 0 && args[0].equals("engine")) {
             System.exit(EngineCommand.run(Arrays.copyOfRange(args, 1, args.length)));

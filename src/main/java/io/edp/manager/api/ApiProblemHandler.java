@@ -120,6 +120,10 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
         if (e instanceof InternalAuthenticationServiceException) {
             return unexpected(e, request); // the named accounts could not be read: 503 while the database is away
         }
+        if (request.getRequestURI().startsWith(AgentReports.PATH)) {
+            return problem(HttpStatus.UNAUTHORIZED, "This endpoint needs the host's current agent token "
+                    + "(Authorization: Bearer); issuing a new token replaces the previous one.");
+        }
         return problem(HttpStatus.UNAUTHORIZED,
                 "This endpoint needs HTTP Basic credentials of a viewer or operator account.");
     }

@@ -2,6 +2,7 @@ package io.edp.manager.audit;
 
 import jakarta.servlet.http.HttpServletRequest;
 
+import io.edp.manager.api.AgentReports;
 import io.edp.manager.api.DryRun;
 import io.edp.manager.api.ETags;
 import io.edp.manager.api.IfMatch;
@@ -27,9 +28,12 @@ record AuditedWrite(String user, String method, String path, String resource, St
                 "true".equals(request.getParameter(DryRun.PARAMETER)));
     }
 
-    /** Requests to the API that may change something: not a read-only POST (a packet trace). */
+    /**
+     * Requests to the API that may change something: not a read-only POST (a packet trace), nor an agent's
+     * report ({@link AgentReports}).
+     */
     static boolean isWrite(HttpServletRequest request) {
-        if (ReadOnlyPost.Paths.matches(request)) {
+        if (ReadOnlyPost.Paths.matches(request) || request.getRequestURI().startsWith(AgentReports.PATH)) {
             return false;
         }
         return switch (request.getMethod()) {

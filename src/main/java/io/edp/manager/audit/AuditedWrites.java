@@ -6,6 +6,7 @@ import java.util.Set;
 
 import jakarta.servlet.http.HttpServletRequest;
 
+import io.edp.manager.api.AgentReports;
 import io.edp.manager.api.DryRun;
 import io.edp.manager.api.WithoutDatabase;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -52,7 +53,8 @@ final class AuditedWrites implements MethodInterceptor {
     static final StaticMethodMatcherPointcut HANDLERS = new StaticMethodMatcherPointcut() {
         {
             setClassFilter(type -> AnnotatedElementUtils.hasAnnotation(type, RestController.class)
-                    && !AnnotatedElementUtils.hasAnnotation(type, WithoutDatabase.class));
+                    && !AnnotatedElementUtils.hasAnnotation(type, WithoutDatabase.class)
+                    && !AnnotatedElementUtils.hasAnnotation(type, AgentReports.class));
         }
 
         @Override

@@ -8,10 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 import io.edp.engine.Engine;
-import io.edp.engine.EngineConfig;
+import io.edp.engine.EngineSlot;
 import io.edp.engine.nic.NicDrivers;
-import io.edp.engine.nic.PortConfig;
-import io.edp.engine.time.SystemClock;
 import io.edp.engine.worker.WorkerHealth;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,27 +18,61 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 
 /**
- * One engine per host, in this process. A push applies what a running engine can take live (mode, vNICs, rules,
- * routes, flow cache, Thread Load Balancer, added or removed ports, a port's MTU); one that changes its workers, its
- * memory or another setting of a port it keeps rebuilds it, handing the old engine's connection table and rule counters to the new one so no
- * connection is cut and no kept rule's counts restart; so
- * does any push to an engine with a worker that is not running (dead or stalled): a new engine is the only cure.
- * A push returns once every worker runs the pushed configuration.
+ * One engine per host, in this process, each in an {@link EngineSlot}: a push applies what a running engine can take
+ * live and rebuilds it otherwise (or when a worker is not running), keeping its connections and rule counters. A
+ * push returns once every worker runs the pushed configuration. The engine of a host placed AGENT runs in its agent:
+ * {@link #engine} finds it through {@link RemoteEngines}.
  */
 @Component
 class EmbeddedEngines implements HostEngines, DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedEngines.class);
 
-    private final ConcurrentMap<UUID, InProcessEngine> engines = new ConcurrentHashMap<>();
-    private final ConcurrentMap<UUID, Long> generations = new ConcurrentHashMap<>(); // written under engines' lock
+    private final ConcurrentMap<UUID, Hosted> engines = new ConcurrentHashMap<>();
     private final ApplicationEventPublisher events;
     private final NicDrivers drivers;
+    private final RemoteEngines remote;
 
     /** {@code drivers}: the host module's confined drivers (its {@code NicConfinement}). */
-    EmbeddedEngines(ApplicationEventPublisher events, NicDrivers drivers) {
+    EmbeddedEngines(ApplicationEventPublisher events, NicDrivers drivers, RemoteEngines remote) {
         this.events = events;
         this.drivers = drivers;
+        this.remote = remote;
+    }
+
+    /** A host's slot, the handle of the engine it runs, and the generation that engine runs. */
+    private final class Hosted implements EngineSlot.Listener {
+        private final UUID hostId;
+        private final String hostName;
+        private final EngineSlot slot;
+        private volatile InProcessEngine handle;
+        private volatile long generation;
+
+        Hosted(UUID hostId, String hostName) {
+            this.hostId = hostId;
+            this.hostName = hostName;
+            this.slot = new EngineSlot(drivers, this);
+        }
+
+        @Override
+        public void started(Engine engine) {
+            handle = new InProcessEngine(engine);
+            var config = engine.config();
+            log.info("Engine of host {} started: {} ports, {} workers, {}", hostName, config.ports().size(),
+                    config.workerCount(), config.mode());
+            events.publishEvent(new EngineLifecycle.Started(hostId, hostName, handle));
+        }
+
+        @Override
+        public void reconfigured(Engine engine) {
+            events.publishEvent(new EngineLifecycle.Reconfigured(hostId, handle));
+        }
+
+        @Override
+        public void stopping(Engine engine) {
+            events.publishEvent(new EngineLifecycle.Stopped(hostId, handle));
+            handle = null;
+        }
     }
 
     @Override
@@ -51,85 +83,35 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
         }
         // compute() serializes pushes per host; different hosts proceed in parallel
         var failure = new RuntimeException[1];
-        engines.compute(desired.hostId(), (id, handle) -> {
-            var running = handle == null ? null : handle.engine();
-            var fault = running == null ? Optional.<WorkerHealth>empty() : running.fault();
-            fault.ifPresent(f -> log.warn("Engine of host {} is rebuilt: {}", desired.hostName(), f.reason()));
-            boolean live = running != null && fault.isEmpty() && liveChange(running.config(), desired.engine());
+        engines.compute(desired.hostId(), (id, hosted) -> {
+            var host = hosted != null ? hosted : new Hosted(id, desired.hostName());
+            host.slot.fault().ifPresent(f -> log.warn("Engine of host {} is rebuilt: {}", desired.hostName(),
+                    f.reason()));
             try {
-                var next = handle;
-                if (!live) {
-                    next = rebuilt(desired, handle);
-                } else if (!running.config().equals(desired.engine())) {
-                    running.apply(desired.engine()); // throws before changing anything when refused
-                    events.publishEvent(new EngineLifecycle.Reconfigured(id, handle));
-                }
-                generations.put(id, desired.generation());
-                return next;
+                host.slot.push(desired.engine());
+                host.generation = desired.generation();
             } catch (RuntimeException e) {
-                failure[0] = e;
-                // a refused live change leaves the engine as it was; a failed rebuild leaves none
-                if (!live) {
-                    generations.remove(id);
-                }
-                return live ? handle : null;
+                failure[0] = e; // a refused live change leaves the engine as it was; a failed rebuild leaves none
             }
+            return host.handle == null ? null : host;
         });
         if (failure[0] != null) {
             throw failure[0];
         }
     }
 
-    private InProcessEngine rebuilt(HostDataPath desired, InProcessEngine running) {
-        if (running != null) {
-            stop(desired.hostId(), running);
-        }
-        var next = desired.engine();
-        var engine = new InProcessEngine(running == null ? Engine.start(next, drivers, SystemClock.INSTANCE)
-                : Engine.start(next, drivers, SystemClock.INSTANCE, running.engine())); // its connections, counters
-        log.info("Engine of host {} started: {} ports, {} workers, {}", desired.hostName(), next.ports().size(),
-                next.workerCount(), next.mode());
-        events.publishEvent(new EngineLifecycle.Started(desired.hostId(), desired.hostName(), engine));
-        return engine;
-    }
-
-    /**
-     * What a running engine cannot change: its workers, its memory, and the settings of a port it keeps, but for
-     * the port's MTU (as {@link Engine#apply} allows).
-     */
-    private static boolean liveChange(EngineConfig current, EngineConfig next) {
-        if (!current.workersPerNumaNode().equals(next.workersPerNumaNode()) || current.mbufs() != next.mbufs()
-                || current.conntrackCapacity() != next.conntrackCapacity()) {
-            return false;
-        }
-        for (PortConfig port : next.ports()) {
-            for (PortConfig kept : current.ports()) {
-                if (kept.id() == port.id() && !kept.withMtu(port.mtu()).equals(port)) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
     @Override
     public void remove(UUID hostId) {
-        engines.computeIfPresent(hostId, (id, running) -> {
-            stop(id, running);
-            generations.remove(id);
+        engines.computeIfPresent(hostId, (id, hosted) -> {
+            hosted.slot.close();
             return null;
         });
     }
 
-    private void stop(UUID hostId, InProcessEngine engine) {
-        events.publishEvent(new EngineLifecycle.Stopped(hostId, engine));
-        engine.engine().close();
-    }
-
     @Override
     public OptionalLong generation(UUID hostId) {
-        Long generation = generations.get(hostId);
-        return generation == null ? OptionalLong.empty() : OptionalLong.of(generation);
+        var hosted = engines.get(hostId);
+        return hosted != null ? OptionalLong.of(hosted.generation) : remote.generation(hostId);
     }
 
     @Override
@@ -139,12 +121,14 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
 
     @Override
     public Optional<HostEngine> engine(UUID hostId) {
-        return Optional.ofNullable(engines.get(hostId));
+        var hosted = engines.get(hostId);
+        return hosted != null ? Optional.ofNullable(hosted.handle) : remote.engine(hostId);
     }
 
     @Override
     public Optional<String> fault(UUID hostId) {
-        return Optional.ofNullable(engines.get(hostId)).flatMap(e -> e.engine().fault()).map(WorkerHealth::reason);
+        return Optional.ofNullable(engines.get(hostId)).flatMap(hosted -> hosted.slot.fault())
+                .map(WorkerHealth::reason);
     }
 
     @Override

@@ -9,8 +9,9 @@ import io.edp.manager.api.NotFoundException;
 
 /**
  * The manager's side of the engines: where desired state is pushed, and how the hosts' engines are reached.
- * {@link EmbeddedEngines} runs them in this process; an agent on a real host would implement the same operations
- * over HTTP. It never hands out an engine: {@link #engine} gives a {@link HostEngine}, which speaks in records.
+ * {@link EmbeddedEngines} runs them in this process and pushes to them; the engines of hosts placed AGENT run in
+ * their agents, which pull their desired state, and {@link #engine} reaches them through {@link RemoteEngines}. It
+ * never hands out an engine: {@link #engine} gives a {@link HostEngine}, which speaks in records.
  */
 public interface HostEngines {
 

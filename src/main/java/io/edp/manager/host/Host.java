@@ -17,6 +17,8 @@ import jakarta.persistence.CollectionTable;
 import jakarta.persistence.Column;
 import jakarta.persistence.ElementCollection;
 import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
@@ -39,6 +41,9 @@ public class Host {
     private String name;
 
     private String managementAddress;
+
+    @Enumerated(EnumType.STRING)
+    private Placement placement = Placement.EMBEDDED;
 
     @ElementCollection
     @CollectionTable(name = "host_numa_node", joinColumns = @JoinColumn(name = "host_id"))
@@ -64,6 +69,7 @@ public class Host {
     void apply(HostRequest request) {
         name = request.name();
         managementAddress = request.managementAddress();
+        placement = request.placementOrDefault();
         // Rewriting a collection bumps the version even with equal content: touch them only when they change,
         // so that re-applying the same state (a repeated PUT) keeps the version.
         var nodes = request.numaNodes().stream().sorted(Comparator.comparing(NumaNode::id)).toList();
@@ -79,7 +85,7 @@ public class Host {
     }
 
     HostRequest toRequest() {
-        return new HostRequest(name, managementAddress, numaNodes(), new TreeMap<>(labels));
+        return new HostRequest(name, managementAddress, placement, numaNodes(), new TreeMap<>(labels));
     }
 
     public UUID id() {
@@ -97,6 +103,10 @@ public class Host {
 
     String managementAddress() {
         return managementAddress;
+    }
+
+    public Placement placement() {
+        return placement;
     }
 
     List<NumaNode> numaNodes() {

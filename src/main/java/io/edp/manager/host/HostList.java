@@ -24,7 +24,7 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 class HostList {
 
-    private static final String SELECT = "SELECT h.id, h.name, h.management_address, h.version FROM host h";
+    private static final String SELECT = "SELECT h.id, h.name, h.management_address, h.placement, h.version FROM host h";
     /**
      * The page's hosts (as {@code h}, so that the page's ORDER BY applies again) with their nodes and labels,
      * aggregated for the page's hosts only in one pass each: a subquery per host cost five times as much in
@@ -49,16 +49,21 @@ class HostList {
 
     private final JdbcClient jdbc;
     private final JsonMapper json;
+    private final AgentConnections agents;
 
-    HostList(JdbcClient jdbc, JsonMapper json) {
+    HostList(JdbcClient jdbc, JsonMapper json, AgentConnections agents) {
         this.jdbc = jdbc;
         this.json = json;
+        this.agents = agents;
     }
 
+    /** The page, then its hosts' agent statuses in one more statement (the agent feature owns that table). */
     Page<HostResponse> page(HostFilter filter, Pageable pageable) {
         var where = filter.sqlFilter();
-        return SqlPages.page(jdbc, SELECT + where.where(), COLUMNS, "host h", where, this::row, pageable,
-                (page, orderBy) -> "WITH h AS (" + page + ") " + WITH_NODES_AND_LABELS + orderBy);
+        var page = SqlPages.page(jdbc, SELECT + where.where(), COLUMNS, "host h", where, this::row, pageable,
+                (rows, orderBy) -> "WITH h AS (" + rows + ") " + WITH_NODES_AND_LABELS + orderBy);
+        var statuses = agents.of(page.map(HostResponse::id).toList());
+        return page.map(host -> host.withAgent(statuses.getOrDefault(host.id(), AgentStatus.NONE)));
     }
 
     /** Labels in a TreeMap, as {@link Host#labels()} gives them: the API lists them in Java's order, not SQL's. */
@@ -66,7 +71,7 @@ class HostList {
         String nodes = rs.getString("numa_nodes");
         String labels = rs.getString("labels");
         return new HostResponse(rs.getObject("id", UUID.class), rs.getString("name"),
-                rs.getString("management_address"), nodes == null ? List.of() : json.readValue(nodes, NUMA_NODES),
+                rs.getString("management_address"), Placement.valueOf(rs.getString("placement")), null, nodes == null ? List.of() : json.readValue(nodes, NUMA_NODES),
                 labels == null ? new TreeMap<>() : json.readValue(labels, LABELS), rs.getLong("version"));
     }
 }

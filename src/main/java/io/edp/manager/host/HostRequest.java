@@ -20,6 +20,10 @@ public record HostRequest(
                 example = "192.0.2.11")
         @NotBlank @Size(max = 255) @Pattern(regexp = "[A-Za-z0-9.:\\[\\]-]+",
                 message = "must be an IP address or a DNS name") String managementAddress,
+        @Schema(description = "Where the host's engine runs: EMBEDDED in the manager's process (pushed by its "
+                + "reconciler), or AGENT on the host, run by `edp agent` with a token from "
+                + "POST /api/v1/hosts/{id}/agent-token", defaultValue = "EMBEDDED", example = "EMBEDDED")
+        Placement placement,
         @ArraySchema(arraySchema = @Schema(description = "NUMA nodes with their CPU cores; node ids are unique and "
                 + "a CPU core belongs to one node only"))
         @NotNull @Size(min = 1, max = 64) @Valid List<@NotNull NumaNode> numaNodes,
@@ -36,6 +40,10 @@ public record HostRequest(
     /** The contract's schema of a label's value (the bound on the map's values does not reach it by itself). */
     @Schema(type = "string", maxLength = 255)
     private interface LabelValue {
+    }
+
+    Placement placementOrDefault() {
+        return placement == null ? Placement.EMBEDDED : placement;
     }
 
     Map<String, String> labelsOrEmpty() {

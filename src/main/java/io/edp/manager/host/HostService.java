@@ -3,6 +3,7 @@ package io.edp.manager.host;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -25,10 +26,12 @@ public class HostService {
 
     private final HostRepository hosts;
     private final EngineMemoryBudget budget;
+    private final AgentConnections agents;
 
-    HostService(HostRepository hosts, EngineMemoryBudget budget) {
+    HostService(HostRepository hosts, EngineMemoryBudget budget, AgentConnections agents) {
         this.hosts = hosts;
         this.budget = budget;
+        this.agents = agents;
     }
 
     /** The host with this id, or 404. */
@@ -55,12 +58,16 @@ public class HostService {
         hosts.idByName(request.name()).ifPresent(existing -> {
             throw duplicateName(request.name(), existing);
         });
-        return budget.admit(() -> HostResponse.of(hosts.saveAndFlush(new Host(request))));
+        return budget.admit(() -> response(hosts.saveAndFlush(new Host(request))));
     }
 
     @Transactional(readOnly = true)
     HostResponse get(UUID hostId) {
-        return HostResponse.of(require(hostId));
+        return response(require(hostId));
+    }
+
+    private HostResponse response(Host host) {
+        return HostResponse.of(host, agents.of(List.of(host.id())).getOrDefault(host.id(), AgentStatus.NONE));
     }
 
     /** Replaces the host with what {@code change} makes of its current state (a PUT body, or a merge patch). */
@@ -78,8 +85,11 @@ public class HostService {
             throw new ConflictException("NUMA nodes " + removed + " of host '" + host.name()
                     + "' are used by its NICs or VMs; move or delete those first");
         }
-        host.apply(request);
-        return HostResponse.of(hosts.saveAndFlush(host));
+        // a host moved back from AGENT to EMBEDDED reserves the manager's memory again
+        return budget.admit(() -> {
+            host.apply(request);
+            return response(hosts.saveAndFlush(host));
+        });
     }
 
     void delete(UUID hostId, IfMatch ifMatch) {

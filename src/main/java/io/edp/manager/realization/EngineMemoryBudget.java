@@ -16,7 +16,8 @@ import org.springframework.transaction.annotation.Transactional;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Admission of embedded engines: every host of the inventory reserves the memory its engine allocates up front,
+ * Admission of embedded engines: every host of the inventory placed EMBEDDED (an agent's engine spends its own
+ * host's memory) reserves the memory its engine allocates up front,
  * estimated by the engine from the host's effective EDP settings ({@link EngineConfig#memoryBytes(io.edp.engine.Mode,
  * int, int, int, int, int)}), and all reservations together must fit the budget
  * ({@link EngineProperties#memoryBudgetBytes()}). A host with no NIC yet reserves the engine its first NIC gives it
@@ -77,7 +78,8 @@ public class EngineMemoryBudget {
                                    AND n.driver_kind = :loopback)
                                + (SELECT count(*) FROM virtual_nic v WHERE v.host_id = host.id) AS loopback_ports
                           FROM host JOIN host_edp e ON e.host_id = host.id
-                          LEFT JOIN edp_profile p ON p.name = e.profile""")
+                          LEFT JOIN edp_profile p ON p.name = e.profile
+                         WHERE host.placement = 'EMBEDDED'""")
                 .param("loopback", DriverSettings.LOOPBACK)
                 .query(rs -> {
                     var own = mapper.readValue(rs.getString("settings"), EdpSettings.class);

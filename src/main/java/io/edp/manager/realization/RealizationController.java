@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.UUID;
 
 import io.edp.manager.api.InvalidRequestException;
+import io.edp.manager.api.LongPollWait;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.api.PageParams;
 import io.edp.manager.api.PageResponse;
@@ -13,7 +14,6 @@ import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import org.springdoc.core.annotations.ParameterObject;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -60,20 +60,7 @@ class RealizationController {
             result.setResult(now);
             return result;
         }
-        return waits.await(hostId, awaited, waitDuration(wait));
-    }
-
-    private static Duration waitDuration(String wait) {
-        Duration duration;
-        try {
-            duration = DurationStyle.detectAndParse(wait);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidRequestException("wait", "'" + wait + "' is not a duration: write e.g. 30s or 500ms");
-        }
-        if (duration.isNegative() || duration.isZero() || duration.compareTo(MAX_WAIT) > 0) {
-            throw new InvalidRequestException("wait", "must be more than 0 and at most " + MAX_WAIT.toSeconds() + "s");
-        }
-        return duration;
+        return waits.await(hostId, awaited, LongPollWait.parse(wait, MAX_WAIT));
     }
 
     @GetMapping(path = "/api/v1/realization", produces = MediaType.APPLICATION_JSON_VALUE)

@@ -31,6 +31,13 @@ class RealizationRepository {
             SELECT host_id, desired_generation, realized_generation, state, failure_reason, attempts,
                    last_attempt_at, last_success_at, next_attempt_at FROM host_realization""";
 
+    /**
+     * The reconciler's hosts: those placed EMBEDDED. An AGENT host is realized by its agent, which reports through
+     * {@link #succeeded} and {@link #failed}; the reconciler never claims it.
+     */
+    private static final String EMBEDDED =
+            "EXISTS (SELECT 1 FROM host WHERE host.id = host_id AND host.placement = 'EMBEDDED')";
+
     private final JdbcClient jdbc;
 
     RealizationRepository(JdbcClient jdbc) {
@@ -55,8 +62,8 @@ class RealizationRepository {
         return jdbc.sql("""
                         SELECT host_id, desired_generation FROM host_realization
                          WHERE realized_generation < desired_generation AND next_attempt_at <= now()
-                           AND (lease_until IS NULL OR lease_until < now())
-                         ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED""")
+                           AND (lease_until IS NULL OR lease_until < now()) AND %s
+                         ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED""".formatted(EMBEDDED))
                 .query((rs, i) -> new Claim(rs.getObject(1, UUID.class), rs.getLong(2)))
                 .optional()
                 .map(claim -> lease(claim, lease));
@@ -68,8 +75,8 @@ class RealizationRepository {
      */
     Optional<Claim> claim(UUID hostId, Duration lease, String reason) {
         skipCommitFlush();
-        return jdbc.sql("SELECT host_id, desired_generation FROM host_realization WHERE host_id = :id "
-                        + "FOR UPDATE SKIP LOCKED")
+        return jdbc.sql("SELECT host_id, desired_generation FROM host_realization WHERE host_id = :id AND "
+                        + EMBEDDED + " FOR UPDATE SKIP LOCKED")
                 .param("id", hostId)
                 .query((rs, i) -> new Claim(rs.getObject(1, UUID.class), rs.getLong(2)))
                 .optional()
@@ -88,7 +95,7 @@ class RealizationRepository {
     void awaitStartUpPush(String reason) {
         skipCommitFlush();
         jdbc.sql("UPDATE host_realization SET state = 'PENDING', failure_reason = :reason, lease_until = NULL "
-                        + "WHERE lease_until IS NULL OR lease_until < now()")
+                        + "WHERE (lease_until IS NULL OR lease_until < now()) AND " + EMBEDDED)
                 .param("reason", reason).update();
     }
 
@@ -149,8 +156,9 @@ class RealizationRepository {
                 .update();
     }
 
-    List<UUID> hostIds() {
-        return jdbc.sql("SELECT host_id FROM host_realization").query(UUID.class).list();
+    /** The hosts whose engines this manager runs (placement EMBEDDED). */
+    List<UUID> embeddedHostIds() {
+        return jdbc.sql("SELECT host_id FROM host_realization WHERE " + EMBEDDED).query(UUID.class).list();
     }
 
     Optional<Long> desiredGeneration(UUID hostId) {

@@ -129,7 +129,7 @@ class Reconciler implements SmartLifecycle, DatabaseNotifications.Subscriber {
         startupReconciled = false;
         tx.executeWithoutResult(status -> realizations.awaitStartUpPush(STARTUP_WAIT));
         try {
-            for (var hostId : realizations.hostIds()) {
+            for (var hostId : realizations.embeddedHostIds()) {
                 pushSlots.acquire();
                 start(() -> realizations.claim(hostId, properties.lease(), STARTUP_PUSH)
                         .map(claim -> read(claim, true)));
@@ -153,7 +153,7 @@ class Reconciler implements SmartLifecycle, DatabaseNotifications.Subscriber {
      * claims and starts a push for every due host.
      */
     private void sweep() {
-        var known = new HashSet<>(realizations.hostIds());
+        var known = new HashSet<>(realizations.embeddedHostIds());
         for (var hostId : engines.hosts()) {
             if (!known.contains(hostId)) {
                 engines.remove(hostId);

@@ -3,6 +3,7 @@ package io.edp.manager.security;
 import java.time.InstantSource;
 
 import io.edp.manager.account.AccountDirectory;
+import io.edp.manager.agent.AgentTokens;
 import io.edp.manager.api.ReadOnlyPost;
 import io.edp.manager.audit.AuditTrail;
 import io.edp.manager.audit.WriteAuditFilter;
@@ -27,7 +28,8 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
 
 /**
  * HTTP Basic, stateless, failed logins throttled ({@link LoginThrottle}). {@code /api/**} needs an account: viewers
- * may read, operators may do everything. Health probes stay open because kubelets carry no credentials (they see
+ * may read, operators may do everything, except the agents' endpoints, which only an agent token reaches, each its
+ * own host's ({@link AgentTokenFilter}). Health probes stay open because kubelets carry no credentials (they see
  * UP or DOWN, details only with an account); the Prometheus endpoint names every host, so it needs an account
  * unless {@code edp.metrics.public} opens it; the OpenAPI document and Swagger UI stay open because the contract is
  * public and Swagger UI's "Authorize" button supplies the credentials for the calls it makes.
@@ -78,7 +80,7 @@ class SecurityConfiguration {
 
     @Bean
     SecurityFilterChain apiSecurity(HttpSecurity http, AuditTrail audit, LoginThrottle throttle,
-                                    MetricsProperties metrics,
+                                    MetricsProperties metrics, AgentTokens agentTokens,
                                     @Qualifier("handlerExceptionResolver") HandlerExceptionResolver resolver) {
         // 401 and 403 are rendered by the same problem-details handler as every other error
         var problems = new ProblemSecurityHandler(resolver);
@@ -87,6 +89,7 @@ class SecurityConfiguration {
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .httpBasic(basic -> basic.authenticationEntryPoint(problems))
                 .addFilterBefore(throttle, BasicAuthenticationFilter.class)
+                .addFilterBefore(new AgentTokenFilter(agentTokens, problems), BasicAuthenticationFilter.class)
                 .exceptionHandling(errors -> errors.authenticationEntryPoint(problems).accessDeniedHandler(problems))
                 // after authentication, around authorization: failed writes, a viewer's 403 included, are audited
                 .addFilterBefore(new WriteAuditFilter(audit), ExceptionTranslationFilter.class)
@@ -98,6 +101,11 @@ class SecurityConfiguration {
                                 : AuthorityAuthorizationManager.hasAnyRole(Accounts.VIEWER, Accounts.OPERATOR))
                         .requestMatchers("/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
                                 "/swagger-ui.html", "/swagger-ui/**").permitAll()
+                        // an agent token reaches its own host's agent endpoints; no account reaches them
+                        .requestMatchers("/api/v1/agent/hosts/{hostName}/**").access((authentication, context) ->
+                                new AuthorizationDecision(AgentTokenFilter.ownHost(
+                                        authentication.get().getPrincipal(), context.getVariables().get("hostName"))))
+                        .requestMatchers("/api/v1/agent/**").denyAll()
                         // who may log in, and who did what: operators only, reading included
                         .requestMatchers("/api/v1/accounts", "/api/v1/accounts/**", "/api/v1/audit-events")
                         .hasRole(Accounts.OPERATOR)

@@ -73,7 +73,7 @@ class StrictContractTest extends ManagerTest {
     @Test
     void anUnknownFieldSaysWhichFieldsTheObjectTakes() throws Exception {
         expectFieldError(postJson("/api/v1/hosts", host("\"esx-01\"", ", \"label\": {}")), "label",
-                "[labels, managementAddress, name, numaNodes]");
+                "[labels, managementAddress, name, numaNodes, placement]");
     }
 
     @Test

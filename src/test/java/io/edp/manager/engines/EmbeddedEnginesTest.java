@@ -20,6 +20,8 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,10 +37,23 @@ class EmbeddedEnginesTest {
     private static final long VM_A_MAC = 0x020000000001L;
     private static final long VM_B_MAC = 0x0200000000AAL;
 
+    /** No host here is placed AGENT. */
+    private static final RemoteEngines NO_AGENTS = new RemoteEngines() {
+        @Override
+        public Optional<HostEngine> engine(UUID hostId) {
+            return Optional.empty();
+        }
+
+        @Override
+        public OptionalLong generation(UUID hostId) {
+            return OptionalLong.empty();
+        }
+    };
+
     private final EmbeddedEngines engines =
             new EmbeddedEngines(event -> { }, new NicConfinement(
                     new EngineProperties(true, 4096, 65536, false, null, null, null),
-                    new DataDirectoryProperties(Path.of("target", "embedded-engines-test"))).drivers());
+                    new DataDirectoryProperties(Path.of("target", "embedded-engines-test"))).drivers(), NO_AGENTS);
     private final UUID host = UUID.randomUUID();
 
     @Test
@@ -71,7 +86,7 @@ class EmbeddedEnginesTest {
     void aPcapPortOpensOnlyInsideThePcapDirectoryWhereItsRelativeNamesResolve(@TempDir Path data) throws Exception {
         var confined = new EmbeddedEngines(event -> { }, new NicConfinement(
                 new EngineProperties(true, 4096, 65536, true, null, null, null), new DataDirectoryProperties(data))
-                .drivers());
+                .drivers(), NO_AGENTS);
         var outside = Files.writeString(data.resolve("shadow"), "root:x:0:0");
         try {
             assertThatThrownBy(() -> confined.push(new HostDataPath(host, "esx-1", 1, pcapEngine(outside.toString()))))

@@ -1,0 +1,156 @@
+package io.edp.agent;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import io.edp.agent.AgentRealizationReport.State;
+import io.edp.engine.EngineSlot;
+import io.edp.engine.EngineStats;
+import io.edp.engine.nic.NicDrivers;
+
+/**
+ * One host's engine, run as the manager says: long-polls the host's whole desired state, makes the engine run it
+ * ({@link EngineSlot}: live or rebuilt), reports the realization, and sends a statistics snapshot every interval.
+ * Level-triggered: after any break in the conversation it asks for the whole state again (no {@code after}) and
+ * reports again, so a lost report or a restarted agent converges. While the manager cannot be reached the engine
+ * keeps forwarding on what it last ran, and the agent retries with capped, jittered exponential backoff.
+ */
+final class Agent {
+
+    static final Duration POLL_WAIT = Duration.ofSeconds(30);
+
+    private final ManagerClient manager;
+    private final EngineSlot slot;
+    private final Duration statsInterval;
+    private final PrintStream log;
+    private final Backoff reconnect = new Backoff(Duration.ofMillis(250), Duration.ofSeconds(15));
+    private final Backoff retryApply = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30));
+    private volatile boolean running = true;
+    /** The generation the engine runs (0: none yet); read by the statistics thread. */
+    private volatile long runningGeneration;
+
+    Agent(ManagerClient manager, NicDrivers drivers, Duration statsInterval, PrintStream log) {
+        this.manager = manager;
+        this.slot = new EngineSlot(drivers, new EngineSlot.Listener() { });
+        this.statsInterval = statsInterval;
+        this.log = log;
+    }
+
+    /** Runs until {@link #stop}; then closes the engine. */
+    void run() {
+        var stats = Thread.ofPlatform().name("edp-agent-stats").daemon(true).start(this::reportStats);
+        Long after = null; // null: ask for the whole state at once
+        boolean cutOff = false;
+        while (running) {
+            try {
+                var desired = manager.desiredState(after, POLL_WAIT);
+                if (cutOff) {
+                    log("manager reachable again");
+                    cutOff = false;
+                }
+                reconnect.reset();
+                if (desired.isPresent()) {
+                    after = apply(desired.get()) ? desired.get().generation() : null;
+                }
+            } catch (ManagerClient.ManagerException e) {
+                log(e.getMessage());
+                after = null;
+                pause(reconnect.next());
+            } catch (IOException e) {
+                if (!cutOff && !(e instanceof HttpTimeoutException)) {
+                    log("manager unreachable (" + e + "); the engine keeps forwarding on generation "
+                            + runningGeneration + ", retrying with backoff");
+                }
+                cutOff = true;
+                after = null;
+                pause(reconnect.next());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        stats.interrupt();
+        synchronized (slot) {
+            slot.close();
+        }
+        log("stopped, engine closed");
+    }
+
+    /**
+     * Makes the engine run {@code desired} and reports how it went; whether it did. After a failure the caller
+     * asks again for the whole state after a backoff, which retries it.
+     */
+    private boolean apply(AgentDesiredState desired) throws IOException, InterruptedException {
+        State state;
+        String reason = null;
+        try {
+            EngineSlot.Outcome outcome;
+            synchronized (slot) {
+                outcome = slot.push(desired.engine() == null ? null : EngineJson.config(desired.engine()));
+            }
+            runningGeneration = desired.generation();
+            state = State.SUCCESS;
+            if (outcome != EngineSlot.Outcome.UNCHANGED) {
+                log("generation " + desired.generation() + ": " + outcome.name().toLowerCase()
+                        + (desired.engine() == null ? " (the manager gives this host no engine to run here)" : ""));
+            }
+            retryApply.reset();
+        } catch (RuntimeException e) {
+            state = State.FAILED;
+            reason = e.getMessage() == null ? e.toString() : e.getMessage();
+            log("generation " + desired.generation() + " failed: " + reason);
+        }
+        manager.report(new AgentRealizationReport(desired.generation(), state, reason));
+        if (state == State.FAILED) {
+            pause(retryApply.next());
+            return false;
+        }
+        return true;
+    }
+
+    private void reportStats() {
+        while (running) {
+            LockSupport.parkNanos(statsInterval.toNanos());
+            if (Thread.interrupted()) {
+                return;
+            }
+            try {
+                EngineStats stats;
+                synchronized (slot) {
+                    var engine = slot.engine();
+                    if (engine.isEmpty()) {
+                        continue;
+                    }
+                    stats = engine.get().stats();
+                }
+                manager.stats(new AgentStatsReport(runningGeneration, EngineJson.tree(stats)));
+            } catch (IOException e) {
+                // the main loop reports the outage; a snapshot that did not arrive is replaced by the next
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    void stop() {
+        running = false;
+    }
+
+    private void pause(Duration delay) {
+        try {
+            TimeUnit.MILLISECONDS.sleep(delay.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
+        }
+    }
+
+    private void log(String line) {
+        log.println(Instant.now() + " agent: " + line);
+    }
+}

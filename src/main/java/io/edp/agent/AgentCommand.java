@@ -1,0 +1,100 @@
+package io.edp.agent;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.edp.manager.database.DataDirectoryProperties;
+import io.edp.manager.host.pnic.NicConfinement;
+import io.edp.manager.realization.EngineProperties;
+import org.springframework.boot.convert.DurationStyle;
+
+/**
+ * {@code edp agent --manager URL --host NAME --token-file FILE [--pcap-dir DIR] [--interfaces IF,IF]
+ * [--stats-interval 10s]}: runs the host's engine as the manager describes it ({@link Agent}) until SIGTERM or
+ * SIGINT. The drivers are confined by the agent's own options, as the manager confines its embedded engines: pcap
+ * files only inside {@code --pcap-dir}, af_packet only on {@code --interfaces}. Bad options print one line and
+ * return a non-zero status.
+ */
+public final class AgentCommand {
+
+    public static final int EXIT_OK = 0;
+    public static final int EXIT_USAGE = 2;
+    public static final int EXIT_TOKEN = 3;
+    static final String USAGE = "usage: agent --manager URL --host NAME --token-file FILE [--pcap-dir DIR] "
+            + "[--interfaces IF,IF] [--stats-interval 10s]";
+    private static final Set<String> OPTIONS = Set.of("--manager", "--host", "--token-file", "--pcap-dir",
+            "--interfaces", "--stats-interval");
+
+    private AgentCommand() {
+    }
+
+    public static int run(String[] args) {
+        return execute(args, System.out, System.err);
+    }
+
+    static int execute(String[] args, PrintStream out, PrintStream err) {
+        Map<String, String> options = new HashMap<>();
+        for (int i = 0; i < args.length; i += 2) {
+            if (!OPTIONS.contains(args[i]) || i + 1 >= args.length) {
+                err.println(USAGE);
+                return EXIT_USAGE;
+            }
+            options.put(args[i], args[i + 1]);
+        }
+        if (!options.keySet().containsAll(List.of("--manager", "--host", "--token-file"))) {
+            err.println(USAGE);
+            return EXIT_USAGE;
+        }
+        String token;
+        try {
+            token = Files.readString(Path.of(options.get("--token-file"))).strip();
+        } catch (IOException e) {
+            err.println("agent: token file " + options.get("--token-file") + ": cannot read it (" + e + ")");
+            return EXIT_TOKEN;
+        }
+        Duration statsInterval;
+        URI manager;
+        try {
+            statsInterval = DurationStyle.detectAndParse(options.getOrDefault("--stats-interval", "10s"));
+            manager = URI.create(options.get("--manager"));
+        } catch (IllegalArgumentException e) {
+            err.println("agent: " + e.getMessage());
+            return EXIT_USAGE;
+        }
+        var interfaces = options.containsKey("--interfaces")
+                ? Arrays.stream(options.get("--interfaces").split(",")).map(String::strip).toList() : List.<String>of();
+        var pcapDir = Path.of(options.getOrDefault("--pcap-dir", "pcap"));
+        var confinement = new NicConfinement(new EngineProperties(true, 8192, 65536, true, null, pcapDir, interfaces),
+                new DataDirectoryProperties(null));
+        var agent = new Agent(new ManagerClient(manager, options.get("--host"), token, version()),
+                confinement.drivers(), statsInterval, out);
+        out.printf("agent: host %s, manager %s, pcap files in %s, af_packet interfaces %s; stop with SIGTERM%n",
+                options.get("--host"), manager, confinement.pcapDir(), interfaces);
+        var main = Thread.currentThread();
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
+            agent.stop();
+            main.interrupt(); // out of a long poll or a backoff
+            try {
+                main.join(10_000); // until the engine has closed
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
+        agent.run();
+        return EXIT_OK;
+    }
+
+    static String version() {
+        var version = AgentCommand.class.getPackage().getImplementationVersion();
+        return version == null ? "dev" : version;
+    }
+}

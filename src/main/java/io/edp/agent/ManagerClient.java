@@ -1,0 +1,84 @@
+package io.edp.agent;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The agent's HTTP calls to the manager, authenticated with the host's agent token. Any answer other than the
+ * expected one is a {@link ManagerException} naming the status and the problem's detail.
+ */
+final class ManagerClient {
+
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    /** Beyond the long poll's own wait: the time a manager may take to answer. */
+    private static final Duration ANSWER_MARGIN = Duration.ofSeconds(15);
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+    private final String hostPath;
+    private final String token;
+    private final String version;
+
+    ManagerClient(URI manager, String hostName, String token, String version) {
+        var base = manager.toString().replaceAll("/+$", "");
+        this.hostPath = base + "/api/v1/agent/hosts/" + URLEncoder.encode(hostName, StandardCharsets.UTF_8);
+        this.token = token;
+        this.version = version;
+    }
+
+    /** An answer the agent did not expect: its status, and the detail of the manager's problem. */
+    static final class ManagerException extends IOException {
+        final int status;
+
+        ManagerException(int status, String body) {
+            super("manager answered " + status + ": " + body);
+            this.status = status;
+        }
+    }
+
+    /** The whole desired state, once it is not {@code after} (null: now); empty when {@code wait} ran out. */
+    Optional<AgentDesiredState> desiredState(Long after, Duration wait) throws IOException, InterruptedException {
+        var query = "?wait=" + wait.toSeconds() + "s" + (after == null ? "" : "&after=" + after);
+        var response = send(request("/desired-state" + query).timeout(wait.plus(ANSWER_MARGIN)).GET());
+        if (response.statusCode() == 204) {
+            return Optional.empty();
+        }
+        expect(response, 200);
+        return Optional.of(EngineJson.MAPPER.readValue(response.body(), AgentDesiredState.class));
+    }
+
+    void report(AgentRealizationReport report) throws IOException, InterruptedException {
+        expect(put("/realization", report), 204);
+    }
+
+    void stats(AgentStatsReport report) throws IOException, InterruptedException {
+        expect(put("/stats", report), 204);
+    }
+
+    private HttpResponse<String> put(String path, Object body) throws IOException, InterruptedException {
+        return send(request(path).timeout(ANSWER_MARGIN).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(EngineJson.MAPPER.writeValueAsString(body))));
+    }
+
+    private HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(URI.create(hostPath + path))
+                .header("Authorization", "Bearer " + token)
+                .header(AgentHeaders.VERSION, version);
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static void expect(HttpResponse<String> response, int status) throws ManagerException {
+        if (response.statusCode() != status) {
+            throw new ManagerException(response.statusCode(), response.body());
+        }
+    }
+}
