@@ -18,10 +18,11 @@ import io.edp.manager.realization.EngineProperties;
 import org.springframework.boot.convert.DurationStyle;
 
 /**
- * {@code edp agent --manager URL --host NAME --token-file FILE [--pcap-dir DIR] [--interfaces IF,IF]
+ * {@code edp agent --manager URL[,URL] --host NAME --token-file FILE [--pcap-dir DIR] [--interfaces IF,IF]
  * [--stats-interval 10s]}: runs the host's engine as the manager describes it ({@link Agent}) until SIGTERM or
- * SIGINT. The drivers are confined by the agent's own options, as the manager confines its embedded engines: pcap
- * files only inside {@code --pcap-dir}, af_packet only on {@code --interfaces}. Bad options print one line and
+ * SIGINT; several manager URLs are replicas, the next one used when a call cannot reach the current one. The
+ * drivers are confined by the agent's own options, as the manager confines its embedded engines: pcap files only
+ * inside {@code --pcap-dir}, af_packet only on {@code --interfaces}. Bad options print one line and
  * return a non-zero status.
  */
 public final class AgentCommand {
@@ -29,7 +30,7 @@ public final class AgentCommand {
     public static final int EXIT_OK = 0;
     public static final int EXIT_USAGE = 2;
     public static final int EXIT_TOKEN = 3;
-    static final String USAGE = "usage: agent --manager URL --host NAME --token-file FILE [--pcap-dir DIR] "
+    static final String USAGE = "usage: agent --manager URL[,URL] --host NAME --token-file FILE [--pcap-dir DIR] "
             + "[--interfaces IF,IF] [--stats-interval 10s]";
     private static final Set<String> OPTIONS = Set.of("--manager", "--host", "--token-file", "--pcap-dir",
             "--interfaces", "--stats-interval");
@@ -62,10 +63,11 @@ public final class AgentCommand {
             return EXIT_TOKEN;
         }
         Duration statsInterval;
-        URI manager;
+        List<URI> managers;
         try {
             statsInterval = DurationStyle.detectAndParse(options.getOrDefault("--stats-interval", "10s"));
-            manager = URI.create(options.get("--manager"));
+            managers = Arrays.stream(options.get("--manager").split(",")).map(String::strip).map(URI::create)
+                    .toList();
         } catch (IllegalArgumentException e) {
             err.println("agent: " + e.getMessage());
             return EXIT_USAGE;
@@ -75,10 +77,10 @@ public final class AgentCommand {
         var pcapDir = Path.of(options.getOrDefault("--pcap-dir", "pcap"));
         var confinement = new NicConfinement(new EngineProperties(true, 8192, 65536, true, null, pcapDir, interfaces),
                 new DataDirectoryProperties(null));
-        var agent = new Agent(new ManagerClient(manager, options.get("--host"), token, version()),
+        var agent = new Agent(new ManagerClient(managers, options.get("--host"), token, version()),
                 confinement.drivers(), statsInterval, out);
         out.printf("agent: host %s, manager %s, pcap files in %s, af_packet interfaces %s; stop with SIGTERM%n",
-                options.get("--host"), manager, confinement.pcapDir(), interfaces);
+                options.get("--host"), String.join(",", managers.stream().map(URI::toString).toList()), confinement.pcapDir(), interfaces);
         var main = Thread.currentThread();
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
             agent.stop();

@@ -5,14 +5,18 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * The agent's HTTP calls to the manager, authenticated with the host's agent token. Any answer other than the
- * expected one is a {@link ManagerException} naming the status and the problem's detail.
+ * expected one is a {@link ManagerException} naming the status and the problem's detail. Given several manager
+ * replicas, it talks to one at a time and moves on to the next when a call cannot reach it (the agent's backoff
+ * then retries there), so the loss of a replica leaves the agent the others.
  */
 final class ManagerClient {
 
@@ -21,13 +25,16 @@ final class ManagerClient {
     private static final Duration ANSWER_MARGIN = Duration.ofSeconds(15);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
-    private final String hostPath;
+    private final List<String> hostPaths;
     private final String token;
     private final String version;
+    /** Which of {@link #hostPaths} the calls go to. */
+    private volatile int current;
 
-    ManagerClient(URI manager, String hostName, String token, String version) {
-        var base = manager.toString().replaceAll("/+$", "");
-        this.hostPath = base + "/api/v1/agent/hosts/" + URLEncoder.encode(hostName, StandardCharsets.UTF_8);
+    /** {@code managers}: the replicas, tried in this order. */
+    ManagerClient(List<URI> managers, String hostName, String token, String version) {
+        this.hostPaths = managers.stream().map(manager -> manager.toString().replaceAll("/+$", "")
+                + "/api/v1/agent/hosts/" + URLEncoder.encode(hostName, StandardCharsets.UTF_8)).toList();
         this.token = token;
         this.version = version;
     }
@@ -67,13 +74,29 @@ final class ManagerClient {
     }
 
     private HttpRequest.Builder request(String path) {
-        return HttpRequest.newBuilder(URI.create(hostPath + path))
+        return HttpRequest.newBuilder(URI.create(hostPaths.get(current) + path))
                 .header("Authorization", "Bearer " + token)
                 .header(AgentHeaders.VERSION, version);
     }
 
     private HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        var built = request.build();
+        try {
+            return http.send(built, HttpResponse.BodyHandlers.ofString());
+        } catch (HttpTimeoutException e) {
+            throw e; // a long poll that outlived its wait: the replica is there
+        } catch (IOException e) {
+            moveOn(built.uri());
+            throw e;
+        }
+    }
+
+    /** The next replica, unless another call (the statistics thread's) has already moved on from the one that failed. */
+    private void moveOn(URI failed) {
+        int used = current;
+        if (failed.toString().startsWith(hostPaths.get(used))) {
+            current = (used + 1) % hostPaths.size();
+        }
     }
 
     private static void expect(HttpResponse<String> response, int status) throws ManagerException {

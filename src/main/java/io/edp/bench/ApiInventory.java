@@ -35,7 +35,7 @@ final class ApiInventory {
     /** Makes the inventory; on failure deletes what it made. */
     static ApiInventory load(BenchRest rest, int hostCount, PrintStream out) throws IOException, InterruptedException {
         var inventory = new ApiInventory(rest);
-        inventory.deleteLeftovers();
+        deleteBenchHosts(rest);
         try {
             for (int i = 0; i < hostCount; i++) {
                 inventory.hosts.add(inventory.host(i));
@@ -60,15 +60,16 @@ final class ApiInventory {
         hosts.clear();
     }
 
-    private void deleteLeftovers() throws IOException, InterruptedException {
-        for (String page = list(); page.contains("\"id\""); page = list()) {
+    /** Deletes every host labelled {@value #LABEL}: what an interrupted bench left. */
+    static void deleteBenchHosts(BenchRest rest) throws IOException, InterruptedException {
+        for (String page = list(rest); page.contains("\"id\""); page = list(rest)) {
             for (Matcher id = Pattern.compile("\\{\"id\":\"([0-9a-f-]{36})\"").matcher(page); id.find(); ) {
                 rest.send("DELETE", "/api/v1/hosts/" + id.group(1), null);
             }
         }
     }
 
-    private String list() throws IOException, InterruptedException {
+    private static String list(BenchRest rest) throws IOException, InterruptedException {
         return rest.send("GET", "/api/v1/hosts?size=100&label=" + LABEL, null);
     }
 

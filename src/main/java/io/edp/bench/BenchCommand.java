@@ -1,7 +1,11 @@
 package io.edp.bench;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+
+import io.edp.agent.AgentLauncher;
 
 /**
  * {@code edp bench <name> [options]}: benchmarks that run without Spring, but for bench api, which starts the manager
@@ -12,12 +16,14 @@ public final class BenchCommand {
     private BenchCommand() {
     }
 
+    /** How often bench fleet's simulated agents send statistics: a real agent's default. */
+    private static final Duration STATS_INTERVAL = Duration.ofSeconds(10);
     private static final String USAGE = "usage: bench engine [--quick] [--rounds=N] [--cases=ID,...]"
             + " | bench tlb [--hot-pps=N] [--cold-pps=N]"
             + " | bench afpacket [--seconds N] [--mode MODE] [--drivers-only] [--peer ovs [--rounds N]]"
             + " [--frames 64,1518] [--flows 1,10000] | bench push | bench rules [--rounds=N] [--window-ms=N]"
             + " | bench api [--url=URL [--host=ID]] [--hosts=N] [--seconds=N] [--warm-up=N] [--concurrency=N]"
-            + " | bench telemetry";
+            + " | bench telemetry | bench fleet [--agents N] [--replicas R] [--changes C] [--embedded E]";
 
     public static int run(String[] args) {
         return run(args, System.out, System.err);
@@ -34,11 +40,17 @@ public final class BenchCommand {
             case "rules" -> RuleLookupBenchmark.run(options, out, err);
             case "api" -> ApiBenchmark.run(options, System.getenv("EDP_AUTH"), out, err);
             case "telemetry" -> TelemetryBenchmark.run(out, err);
-            default -> {
-                out.println(USAGE);
-                yield 2;
-            }
+            case "fleet" -> FleetBenchmark.run(options, out, err);
+            // bench fleet's agent launcher, in a JVM of its own: the file of its agents' hosts, tokens and managers
+            case "fleet-agents" -> options.size() == 1
+                    ? AgentLauncher.run(Path.of(options.getFirst()), STATS_INTERVAL, out, err) : usage(out);
+            default -> usage(out);
         };
+    }
+
+    private static int usage(PrintStream out) {
+        out.println(USAGE);
+        return 2;
     }
 
     /** The program arguments this JVM was started with, which a benchmark that forks passes on. */

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -42,6 +43,41 @@ final class ForkedJvm {
         launcher.add(java);
         launcher.addAll(Arrays.asList(arguments).subList(0, flags));
         return new ForkedJvm(List.copyOf(launcher));
+    }
+
+    /**
+     * The java binary of the running JVM with {@code jvmFlags}, then {@code -jar} the jar it runs from, or (in a
+     * test, on a class path of directories) that class path and {@code io.edp.EdpApplication}: for processes that
+     * need their own heap size rather than this JVM's flags.
+     */
+    static ForkedJvm ofClassPath(List<String> jvmFlags) {
+        String java = ProcessHandle.current().info().command().orElseThrow(() -> new IllegalStateException(
+                "cannot tell which java binary runs this JVM (ProcessHandle.Info.command() is empty)"));
+        String classPath = System.getProperty("java.class.path");
+        List<String> launcher = new ArrayList<>(List.of(java));
+        launcher.addAll(jvmFlags);
+        // in edp.jar the classes sit inside the jar (BOOT-INF), which only its own launcher reads
+        boolean bootJar = ForkedJvm.class.getProtectionDomain().getCodeSource().getLocation().toString()
+                .contains("BOOT-INF");
+        launcher.addAll(bootJar ? List.of("-jar", classPath) : List.of("-cp", classPath, "io.edp.EdpApplication"));
+        return new ForkedJvm(List.copyOf(launcher));
+    }
+
+    /**
+     * Starts the program with {@code programArguments} and {@code environment} added to this one's (secrets: not
+     * on a command line), its standard output and error going to {@code log}.
+     */
+    Process start(List<String> programArguments, Map<String, String> environment, Path log) {
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(programArguments);
+        try {
+            Files.createDirectories(log.toAbsolutePath().getParent());
+            var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+            builder.environment().putAll(environment);
+            return builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + String.join(" ", command), e);
+        }
     }
 
     /** The arguments of this process from {@code /proc/self/cmdline}, without the command. */
