@@ -40,7 +40,7 @@ public final class BenchCommand {
             case "rules" -> RuleLookupBenchmark.run(options, out, err);
             case "api" -> ApiBenchmark.run(options, System.getenv("EDP_AUTH"), out, err);
             case "telemetry" -> TelemetryBenchmark.run(out, err);
-            case "fleet" -> FleetBenchmark.run(options, out, err);
+            case "fleet" -> FleetBenchmark.run(options, System.getenv(), out, err);
             // bench fleet's agent launcher, in a JVM of its own: the file of its agents' hosts, tokens and managers
             case "fleet-agents" -> options.size() == 1
                     ? AgentLauncher.run(Path.of(options.getFirst()), STATS_INTERVAL, out, err) : usage(out);

@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -107,31 +108,41 @@ final class FleetBenchmark {
     private final List<Process> replicas = new ArrayList<>();
     private final List<String> urls = new ArrayList<>();
     private final Map<String, String> hostNames = new LinkedHashMap<>();
+    private final Map<String, String> datasource;
     private final Connection database;
 
-    private FleetBenchmark(Options options, PrintStream out, Connection database) {
+    private FleetBenchmark(Options options, Map<String, String> datasource, PrintStream out, Connection database) {
         this.options = options;
+        this.datasource = datasource;
         this.out = out;
         this.database = database;
     }
 
-    static int run(List<String> arguments, PrintStream out, PrintStream err) {
+    /** {@code environment}: where SPRING_DATASOURCE_URL, _USERNAME and _PASSWORD are read, for every replica. */
+    static int run(List<String> arguments, Map<String, String> environment, PrintStream out, PrintStream err) {
         var options = parse(arguments);
         if (options == null) {
             err.println(USAGE);
             return 2;
         }
-        var url = System.getenv("SPRING_DATASOURCE_URL");
+        var url = environment.get("SPRING_DATASOURCE_URL");
         if (url == null || !url.startsWith("jdbc:postgresql:")) {
             err.println("bench fleet: set SPRING_DATASOURCE_URL (and SPRING_DATASOURCE_USERNAME/PASSWORD) to the "
                     + "PostgreSQL database the replicas share");
             return 2;
         }
-        try (var database = DriverManager.getConnection(url, System.getenv("SPRING_DATASOURCE_USERNAME"),
-                System.getenv("SPRING_DATASOURCE_PASSWORD"))) {
-            return new FleetBenchmark(options, out, database).measure();
+        Map<String, String> datasource = new HashMap<>();
+        for (String name : List.of("SPRING_DATASOURCE_URL", "SPRING_DATASOURCE_USERNAME",
+                "SPRING_DATASOURCE_PASSWORD")) {
+            if (environment.get(name) != null) {
+                datasource.put(name, environment.get(name));
+            }
+        }
+        try (var database = DriverManager.getConnection(url, datasource.get("SPRING_DATASOURCE_USERNAME"),
+                datasource.get("SPRING_DATASOURCE_PASSWORD"))) {
+            return new FleetBenchmark(options, datasource, out, database).measure();
         } catch (SQLException | IOException | RuntimeException e) {
-            err.println("bench fleet: " + e.getMessage());
+            err.println("bench fleet: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
             return 1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -198,13 +209,14 @@ final class FleetBenchmark {
                         i + 1, options.changes(), through + 1, millis[i]);
             }
             Double killConverge = replicas.size() > 1 ? killAReplicaMidChange(rule) : null;
+            launcher.destroy(); // before its hosts go
 
             PerHost embeddedPlacement = null;
             if (options.embedded() > 0) {
                 embeddedPlacement = embeddedHosts();
             }
             Arrays.sort(millis);
-            var result = new Result(hostNames.size(), replicas.size(), options.changes(), millis[millis.length / 2],
+            var result = new Result(options.agents(), replicas.size(), options.changes(), millis[millis.length / 2],
                     millis[(int) Math.ceil(millis.length * 0.99) - 1], millis[millis.length - 1], killConverge,
                     firstRealize, agentPlacement, embeddedPlacement, launcherUsage, MachineLoad.read().oneMinute());
             Files.createDirectories(DIR);
@@ -226,13 +238,15 @@ final class FleetBenchmark {
                     "--edp.data-dir=" + DIR.resolve("fleet-replica-" + (i + 1)), "--edp.security.operator.user=bench",
                     "--logging.level.root=WARN", "--spring.main.banner-mode=off"));
             arguments.addAll(ENGINE_SETTINGS);
-            replicas.add(jvm.start(arguments, Map.of("EDP_OPERATOR_PASSWORD", password),
+            Map<String, String> environment = new HashMap<>(datasource);
+            environment.put("EDP_OPERATOR_PASSWORD", password);
+            replicas.add(jvm.start(arguments, environment,
                     DIR.resolve("fleet-replica-" + (i + 1) + ".log")));
             urls.add("http://127.0.0.1:" + port);
         }
         long deadline = System.nanoTime() + START.toNanos();
         for (int i = 0; i < replicas.size(); i++) {
-            while (rest(i).status("/actuator/health/readiness") != 200) {
+            while (!ready(i)) {
                 if (!replicas.get(i).isAlive()) {
                     throw new IllegalStateException("replica " + (i + 1) + " exited with " + replicas.get(i)
                             .exitValue() + " (its output: " + DIR.resolve("fleet-replica-" + (i + 1) + ".log") + ")");
@@ -240,6 +254,14 @@ final class FleetBenchmark {
                 awaitOrFail(deadline, "replica " + (i + 1) + " was not ready within " + START.toSeconds() + " s");
             }
             out.printf("fleet: replica %d of %d ready at %s%n", i + 1, replicas.size(), urls.get(i));
+        }
+    }
+
+    private boolean ready(int replica) throws InterruptedException {
+        try {
+            return rest(replica).status("/actuator/health/readiness") == 200;
+        } catch (IOException e) {
+            return false; // not listening yet
         }
     }
 
@@ -496,7 +518,7 @@ final class FleetBenchmark {
                     rest(alive).send("DELETE", "/api/v1/firewall/rules/" + rule, null);
                 }
             } catch (IOException | InterruptedException | RuntimeException e) {
-                out.println("fleet: could not delete the bench's hosts and rule: " + e.getMessage());
+                out.println("fleet: could not delete the bench's hosts and rule: " + e);
             }
         }
         replicas.forEach(Process::destroy);

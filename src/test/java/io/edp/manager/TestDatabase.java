@@ -2,6 +2,7 @@ package io.edp.manager;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Map;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
@@ -39,16 +40,35 @@ public final class TestDatabase {
                 + "syslog_server, ipfix_collector, account, audit_event CASCADE");
     }
 
+    /**
+     * The server as the environment a manager of its own process reads ({@code SPRING_DATASOURCE_URL},
+     * {@code _USERNAME}, {@code _PASSWORD}): this process's environment when it names one, else the server the
+     * tests run on.
+     */
+    public static synchronized Map<String, String> environment() {
+        if (System.getenv("SPRING_DATASOURCE_URL") != null) {
+            return System.getenv();
+        }
+        var server = server();
+        return Map.of("SPRING_DATASOURCE_URL", server.url(), "SPRING_DATASOURCE_USERNAME", server.username(),
+                "SPRING_DATASOURCE_PASSWORD", server.password());
+    }
+
     public static synchronized void register(DynamicPropertyRegistry registry) {
         if (System.getenv("SPRING_DATASOURCE_URL") != null) {
             return;
         }
-        if (server == null) {
-            server = DockerClientFactory.instance().isDockerAvailable() ? container() : embedded();
-        }
+        var server = server();
         registry.add("spring.datasource.url", server::url);
         registry.add("spring.datasource.username", server::username);
         registry.add("spring.datasource.password", server::password);
+    }
+
+    private static synchronized Server server() {
+        if (server == null) {
+            server = DockerClientFactory.instance().isDockerAvailable() ? container() : embedded();
+        }
+        return server;
     }
 
     private static Server container() {
