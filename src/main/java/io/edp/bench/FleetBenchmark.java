@@ -317,7 +317,9 @@ final class FleetBenchmark {
                 java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"))); // tokens
         Files.write(file, specs);
         var log = DIR.resolve("fleet-agents.log");
-        var launcher = ForkedJvm.ofClassPath(List.of("-Xmx1g")).start(List.of("bench", "fleet-agents",
+        // each simulated engine holds about 10 MiB (its packet buffers, tables and the loopback NIC's traffic sink)
+        var heap = "-Xmx" + (256 + 16 * specs.size()) + "m";
+        var launcher = ForkedJvm.ofClassPath(List.of(heap)).start(List.of("bench", "fleet-agents",
                 file.toString()), Map.of(), log);
         long deadline = System.nanoTime() + START.toNanos();
         while (!Files.readString(log).contains("agents running")) {
