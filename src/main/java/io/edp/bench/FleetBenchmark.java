@@ -36,9 +36,10 @@ import tools.jackson.databind.json.JsonMapper;
  * replica i mod R first and to the others after it. Once every host is realized it makes C firewall-rule changes,
  * through the replicas in turn: each one's latency runs from the write's answer (its commit) until every host it
  * bumped shows its generation realized (the database, polled every 5 ms, so the poll stays out of the figure).
- * Then it writes once more and at once kills replica 1 with SIGKILL: {@code replica_kill_converge_s} runs until
- * every host is realized through the survivors. Last, on the survivor that holds embedded engines, E hosts placed
- * EMBEDDED (default min(N, 20)), for the manager's memory and threads per host in either placement. Writes
+ * Then it writes once more through replica 1 and at once kills the last one with SIGKILL:
+ * {@code replica_kill_converge_s} runs until every host is realized through the survivors. Only replica 1 runs
+ * embedded engines ({@code edp.engines.embedded}); last, E hosts placed EMBEDDED on it (default min(N, 20)), for
+ * the manager's memory and threads per host in either placement. Writes
  * {@code target/bench/fleet.json}; the replicas' and the agents' output go to target/bench/fleet-*.log.
  */
 final class FleetBenchmark {
@@ -238,6 +239,7 @@ final class FleetBenchmark {
                     "--edp.data-dir=" + DIR.resolve("fleet-replica-" + (i + 1)), "--edp.security.operator.user=bench",
                     "--logging.level.root=WARN", "--spring.main.banner-mode=off"));
             arguments.addAll(ENGINE_SETTINGS);
+            arguments.add("--edp.engines.embedded=" + (i == 0)); // so nothing runs twice
             Map<String, String> environment = new HashMap<>(datasource);
             environment.put("EDP_OPERATOR_PASSWORD", password);
             replicas.add(jvm.start(arguments, environment,
@@ -334,14 +336,12 @@ final class FleetBenchmark {
         return launcher;
     }
 
-    /** Writes through the last replica and SIGKILLs the first at once: seconds until every host runs the write. */
+    /** Writes through replica 1 and SIGKILLs the last one at once: seconds until every host runs the write. */
     private double killAReplicaMidChange(String rule) throws IOException, InterruptedException, SQLException {
-        int survivor = replicas.size() - 1;
-        var bumped = bumped(rest(survivor).send("PUT", "/api/v1/firewall/rules/" + rule,
-                rule(options.changes() + 1)));
+        var bumped = bumped(rest(0).send("PUT", "/api/v1/firewall/rules/" + rule, rule(options.changes() + 1)));
         long committed = System.nanoTime();
-        replicas.getFirst().destroyForcibly();
-        out.printf("fleet: replica 1 killed (SIGKILL) right after a change through replica %d%n", survivor + 1);
+        replicas.getLast().destroyForcibly();
+        out.printf("fleet: replica %d killed (SIGKILL) right after a change through replica 1%n", replicas.size());
         awaitRealized(bumped, CONVERGE, "the change after the replica's kill");
         double seconds = (System.nanoTime() - committed) / 1e9;
         out.printf(Locale.ROOT, "fleet: every agent ran it after %.2f s, through the %d surviving replica(s)%n",
@@ -351,14 +351,13 @@ final class FleetBenchmark {
 
     /**
      * The manager's memory and threads with hosts placed EMBEDDED: the agent hosts deleted, E hosts like them
-     * but EMBEDDED created on the last replica (the first is dead by now, so it runs them all), until realized.
+     * but EMBEDDED, created on replica 1 (the one running embedded engines), until realized.
      */
     private PerHost embeddedHosts() throws IOException, InterruptedException, SQLException {
-        int survivor = replicas.size() - 1;
-        var rest = rest(survivor);
+        var rest = rest(0);
         ApiInventory.deleteBenchHosts(rest);
         hostNames.clear();
-        var before = Usage.of(replicas.get(survivor).toHandle());
+        var before = Usage.of(replicas.getFirst().toHandle());
         List<Callable<String>> hosts = new ArrayList<>();
         for (int i = 0; i < options.embedded(); i++) {
             int index = i;
@@ -366,9 +365,8 @@ final class FleetBenchmark {
         }
         parallel(hosts);
         awaitRealized(desiredGenerations(), CONVERGE, "the embedded hosts");
-        var perHost = Usage.of(replicas.get(survivor).toHandle()).perHost(before, hostNames.size());
-        out.printf(Locale.ROOT, "fleet: %d hosts placed EMBEDDED realized on replica %d%n", hostNames.size(),
-                survivor + 1);
+        var perHost = Usage.of(replicas.getFirst().toHandle()).perHost(before, hostNames.size());
+        out.printf(Locale.ROOT, "fleet: %d hosts placed EMBEDDED realized on replica 1%n", hostNames.size());
         return perHost;
     }
 

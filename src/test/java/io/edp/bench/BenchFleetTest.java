@@ -43,7 +43,7 @@ class BenchFleetTest {
         assertThat(fleet.get("agent_placement").get("hosts").asInt()).isEqualTo(5);
         assertThat(fleet.get("embedded_placement").get("hosts").asInt()).isEqualTo(2);
         assertThat(fleet.get("agent_launcher").get("threads").asInt()).isPositive();
-        assertThat(output).contains("change 3/3", "replica 1 killed").containsPattern("\\n5 +2 +3 ");
+        assertThat(output).contains("change 3/3", "replica 2 killed").containsPattern("\\n5 +2 +3 ");
     }
 
     @Test
