@@ -43,7 +43,7 @@ public final class AgentLauncher {
             return AgentCommand.EXIT_USAGE;
         }
         // loopback only: simulated hosts never open the machine's interfaces or files
-        var drivers = new NicConfinement(new EngineProperties(1024, 256, false, null, Path.of("pcap"), List.of()),
+        var drivers = new NicConfinement(new EngineProperties(true, 1024, 256, false, null, Path.of("pcap"), List.of()),
                 new DataDirectoryProperties(null)).drivers();
         List<Agent> running = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
