@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -21,6 +22,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Pattern;
 
@@ -55,6 +58,7 @@ final class FleetBenchmark {
     private static final Pattern BUMPED = Pattern.compile(
             "\\{\"hostId\":\"([0-9a-f-]{36})\",\"generation\":(\\d+)}");
     private static final Pattern RULE_ID = Pattern.compile("\"id\":(\\d+)");
+    private static final Pattern LEFTOVER_RULE = Pattern.compile("\"id\":(\\d+),\"name\":\"bench-fleet\"");
     private static final Pattern TOKEN = Pattern.compile("\"token\":\"([^\"]+)\"");
     /** Small engines: the fleet's many hosts, not one host's throughput, are measured. */
     private static final List<String> ENGINE_SETTINGS = List.of("--edp.engines.mbufs=1024",
@@ -188,6 +192,7 @@ final class FleetBenchmark {
             }
             var rest = rest(0);
             ApiInventory.deleteBenchHosts(rest);
+            deleteLeftoverRule(rest);
             rule = ruleId(rest.send("POST", "/api/v1/firewall/rules", rule(0)));
             var specs = createHosts();
             long started = System.nanoTime();
@@ -315,8 +320,8 @@ final class FleetBenchmark {
     private Process startAgents(List<String> specs) throws IOException, InterruptedException {
         var file = DIR.resolve("fleet-agents.tsv");
         Files.deleteIfExists(file);
-        Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"))); // tokens
+        // the agents' tokens: for this user only
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         Files.write(file, specs);
         var log = DIR.resolve("fleet-agents.log");
         // each simulated engine holds about 10 MiB (its packet buffers, tables and the loopback NIC's traffic sink)
@@ -409,6 +414,21 @@ final class FleetBenchmark {
         return """
                 {"name": "bench-fleet", "priority": 4000, "source": "any", "destination": "any", "protocol": "TCP",
                  "destinationPorts": "%d", "action": "DROP"}""".formatted(10_000 + version);
+    }
+
+    /** Deletes the rule an interrupted run left, found by its name (names are unique). */
+    private static void deleteLeftoverRule(BenchRest rest) throws IOException, InterruptedException {
+        for (int page = 0; ; page++) {
+            var body = rest.send("GET", "/api/v1/firewall/rules?size=100&page=" + page, null);
+            var leftover = LEFTOVER_RULE.matcher(body);
+            if (leftover.find()) {
+                rest.send("DELETE", "/api/v1/firewall/rules/" + leftover.group(1), null);
+                return;
+            }
+            if (!RULE_ID.matcher(body).find()) {
+                return;
+            }
+        }
     }
 
     private static String ruleId(String answer) {
@@ -524,8 +544,11 @@ final class FleetBenchmark {
         replicas.forEach(Process::destroy);
         for (Process process : replicas) {
             try {
-                process.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (Exception e) {
+                process.onExit().get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                process.destroyForcibly();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 process.destroyForcibly();
             }
         }
