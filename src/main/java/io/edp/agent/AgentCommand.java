@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import io.edp.manager.database.DataDirectoryProperties;
 import io.edp.manager.host.pnic.NicConfinement;
@@ -80,7 +81,8 @@ public final class AgentCommand {
         var agent = new Agent(new ManagerClient(managers, options.get("--host"), token, version()),
                 confinement.drivers(), statsInterval, out);
         out.printf("agent: host %s, manager %s, pcap files in %s, af_packet interfaces %s; stop with SIGTERM%n",
-                options.get("--host"), String.join(",", managers.stream().map(URI::toString).toList()), confinement.pcapDir(), interfaces);
+                options.get("--host"), managers.stream().map(URI::toString).collect(Collectors.joining(",")),
+                confinement.pcapDir(), interfaces);
         var main = Thread.currentThread();
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
             agent.stop();

@@ -91,7 +91,7 @@ final class ManagerClient {
         }
     }
 
-    /** The next replica, unless another call (the statistics thread's) has already moved on from the one that failed. */
+    /** The next replica, unless another call (the statistics thread's) has moved on from the failed one already. */
     private void moveOn(URI failed) {
         int used = current;
         if (failed.toString().startsWith(hostPaths.get(used))) {

@@ -23,7 +23,8 @@ class ManagerClientTest {
         var server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         var paths = new ConcurrentLinkedQueue<String>();
         server.createContext("/", exchange -> {
-            paths.add(exchange.getRequestURI().getPath() + " " + exchange.getRequestHeaders().getFirst("Authorization"));
+            paths.add(exchange.getRequestURI().getPath() + " "
+                    + exchange.getRequestHeaders().getFirst("Authorization"));
             exchange.sendResponseHeaders(204, -1);
             exchange.close();
         });
