@@ -8,6 +8,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.edp.agent.AgentDesiredState;
 import io.edp.agent.EngineJson;
@@ -40,12 +41,25 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
     private record Watch(long after, DeferredResult<ResponseEntity<AgentDesiredState>> result) {
     }
 
+    /**
+     * Answers built at once: each reads a host's whole desired state in its own transaction (tens of ms), so one
+     * change that wakes 200 agents answered one by one took seconds (docs/benchmarks.md, "Fleet"); a few at a time
+     * stay well inside the connection pool.
+     */
+    private static final int ANSWERING_THREADS = 4;
+
     private final AgentRealization realization;
     private final HostService hosts;
     private final Map<UUID, Set<Watch>> watches = new ConcurrentHashMap<>();
-    /** Re-reads run one at a time, off the notification thread; a wake-up during one is not lost (see recheck). */
+    /**
+     * Re-reads run one at a time, off the notification thread; wake-ups while one is queued share it, and one
+     * during a re-read queues the next (see recheck), so none is lost.
+     */
     private final ExecutorService rechecks = Executors.newSingleThreadExecutor(
             task -> Thread.ofPlatform().name("edp-agent-watches").daemon(true).unstarted(task));
+    private final AtomicBoolean recheckQueued = new AtomicBoolean();
+    private final ExecutorService answers = Executors.newFixedThreadPool(ANSWERING_THREADS,
+            Thread.ofPlatform().name("edp-agent-answers-", 0).daemon(true).factory());
 
     DesiredStateWatches(AgentRealization realization, HostService hosts) {
         this.realization = realization;
@@ -79,7 +93,7 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
         var watch = new Watch(after, result);
         result.onCompletion(() -> forget(hostId, watch));
         watches.computeIfAbsent(hostId, id -> ConcurrentHashMap.newKeySet()).add(watch);
-        desiredStateChanged(); // it may have changed between the caller's read and now
+        recheck(Set.of(hostId)); // it may have changed before the watch was in place; only this host, at once
         return result;
     }
 
@@ -99,21 +113,33 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
     }
 
     private void desiredStateChanged() {
-        if (!watches.isEmpty()) {
-            rechecks.execute(this::recheck);
+        if (!watches.isEmpty() && recheckQueued.compareAndSet(false, true)) {
+            rechecks.execute(() -> {
+                recheckQueued.set(false); // a change committed from here on queues another re-read
+                recheck(watches.keySet());
+            });
         }
     }
 
-    private void recheck() {
+    /**
+     * Answers the watches of {@code hostIds} whose host's desired generation is not theirs. A watch is answered by
+     * whoever takes it out of the set, so overlapping re-reads never answer one twice.
+     */
+    private void recheck(Set<UUID> hostIds) {
         try {
-            var generations = realization.desiredGenerations(watches.keySet());
-            watches.forEach((hostId, waiting) -> {
-                Long generation = generations.get(hostId);
-                var due = waiting.stream().filter(w -> generation == null || w.after() != generation).toList();
-                if (!due.isEmpty()) {
-                    answer(hostId, due);
+            var generations = realization.desiredGenerations(hostIds);
+            for (var hostId : hostIds) {
+                var waiting = watches.get(hostId);
+                if (waiting == null) {
+                    continue;
                 }
-            });
+                Long generation = generations.get(hostId);
+                var due = waiting.stream().filter(w -> generation == null || w.after() != generation)
+                        .filter(waiting::remove).toList();
+                if (!due.isEmpty()) {
+                    answers.execute(() -> answer(hostId, due));
+                }
+            }
         } catch (RuntimeException e) {
             // the database may be away: the next notification or recheck tries again, the agent keeps forwarding
             log.debug("Agents' desired state not re-read: {}", e.toString());
