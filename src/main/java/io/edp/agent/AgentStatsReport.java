@@ -11,6 +11,6 @@ import tools.jackson.databind.JsonNode;
 public record AgentStatsReport(
         @Schema(description = "The generation of the desired state the engine runs", example = "7")
         @NotNull Long generation,
-        @Schema(type = "object", description = "The engine's statistics (its EngineStats record as JSON; its "
+        @Schema(types = "object", description = "The engine's statistics (its EngineStats record as JSON; its "
                 + "takenAt says when they were read)") @NotNull JsonNode stats) {
 }
