@@ -45,7 +45,7 @@ class DockerComposeTest {
         @SuppressWarnings("unchecked")
         var command = String.join(" ", (List<String>) agent.get("command"));
 
-        assertThat(command).isEqualTo("agent --manager http://app:8080 --host esx-01 "
+        assertThat(command).isEqualTo("agent --manager http://app:8080,http://app-2:8080 --host esx-01 "
                 + "--token-file /run/secrets/edp-agent-token");
         assertThat(agent.get("secrets")).isEqualTo(List.of("edp-agent-token"));
         assertThat(compose().get("secrets")).as("the secret is declared")
