@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 import io.edp.manager.database.DatabaseNotifications;
@@ -59,6 +60,7 @@ class Reconciler implements SmartLifecycle, DatabaseNotifications.Subscriber {
     private final Semaphore wakeUps = new Semaphore(0);
     private final Semaphore pushSlots;
     private volatile boolean startupReconciled;
+    private final ReentrantLock everyHost = new ReentrantLock();
     private ExecutorService pushes;
     private Thread loop;
     private volatile boolean running;
@@ -107,8 +109,13 @@ class Reconciler implements SmartLifecycle, DatabaseNotifications.Subscriber {
     private void run() {
         while (running) {
             try {
-                if (!startupReconciled) {
-                    reconcileEveryHost();
+                // not while another thread reconciles every host (a test does): that run marks the end itself
+                if (!startupReconciled && everyHost.tryLock()) {
+                    try {
+                        reconcileEveryHostAlone();
+                    } finally {
+                        everyHost.unlock();
+                    }
                 }
                 wakeUps.tryAcquire(properties.sweepInterval().toMillis(), TimeUnit.MILLISECONDS);
                 wakeUps.drainPermits();
@@ -124,8 +131,20 @@ class Reconciler implements SmartLifecycle, DatabaseNotifications.Subscriber {
         }
     }
 
-    /** Pushes every host of the database, at most {@code parallelism} at once, waiting for all. */
+    /**
+     * Pushes every host of the database, at most {@code parallelism} at once, waiting for all. One run at a time:
+     * a second would mark the hosts of the first waiting again and compete for its push slots.
+     */
     void reconcileEveryHost() {
+        everyHost.lock();
+        try {
+            reconcileEveryHostAlone();
+        } finally {
+            everyHost.unlock();
+        }
+    }
+
+    private void reconcileEveryHostAlone() {
         startupReconciled = false;
         tx.executeWithoutResult(status -> realizations.awaitStartUpPush(STARTUP_WAIT));
         try {
