@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -33,6 +34,9 @@ final class IpfixCapture implements AutoCloseable {
             return FiveTuples.key(protocol, source, sourcePort, destination, destinationPort);
         }
     }
+
+    private static final int HEADER_BYTES = 16;
+    private static final short TEMPLATE_SET = 2;
 
     private final DatagramChannel channel;
     private final List<byte[]> messages = new ArrayList<>();
@@ -95,7 +99,7 @@ final class IpfixCapture implements AutoCloseable {
             if (b.getShort(0) != 10 || b.getShort(2) != m.length) {
                 throw new AssertionError("not an IPFIX message of its stated length: " + Arrays.toString(m));
             }
-            int at = 16;
+            int at = HEADER_BYTES;
             while (at < m.length) {
                 int setId = b.getShort(at) & 0xFFFF;
                 int setLength = b.getShort(at + 2) & 0xFFFF;
@@ -156,9 +160,17 @@ final class IpfixCapture implements AutoCloseable {
         return sums;
     }
 
-    /** The messages as a pcap of Ethernet/IPv4/UDP frames to {@code port}, for tshark. */
+    /**
+     * The messages as a pcap of Ethernet/IPv4/UDP frames to {@code port}, for tshark, in the exporter's order: by
+     * sequence number, a template message before the data message that shares its number. UDP may reorder even on
+     * loopback (a sender moved to another CPU queues on that CPU's backlog), and tshark flags a message whose sequence
+     * number is not the previous one's plus its records; a collector puts them back in order the same way.
+     */
     void writeCapture(Path file, int port) {
-        List<byte[]> all = messages();
+        List<byte[]> all = messages().stream()
+                .sorted(Comparator.comparingLong(IpfixCapture::sequence)
+                        .thenComparing(m -> ByteBuffer.wrap(m).getShort(HEADER_BYTES) != TEMPLATE_SET))
+                .toList();
         ByteBuffer out = ByteBuffer.allocate(24 + all.stream().mapToInt(m -> 16 + 42 + m.length).sum())
                 .order(java.nio.ByteOrder.LITTLE_ENDIAN);
         out.putInt(0xa1b2c3d4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(65_535).putInt(1);
@@ -184,6 +196,10 @@ final class IpfixCapture implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static long sequence(byte[] message) {
+        return ByteBuffer.wrap(message).getInt(8) & 0xFFFF_FFFFL;
     }
 
     @Override
