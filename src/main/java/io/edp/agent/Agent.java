@@ -5,13 +5,20 @@ import java.io.PrintStream;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import io.edp.agent.AgentRealizationReport.State;
+import io.edp.engine.Engine;
 import io.edp.engine.EngineSlot;
 import io.edp.engine.EngineStats;
 import io.edp.engine.nic.NicDrivers;
+import io.edp.manager.api.ConflictException;
+import io.edp.manager.api.InvalidRequestException;
+import io.edp.manager.api.NotFoundException;
+import io.edp.manager.engines.InProcessEngine;
 
 /**
  * One host's engine, run as the manager says: long-polls the host's whole desired state, makes the engine run it
@@ -19,6 +26,10 @@ import io.edp.engine.nic.NicDrivers;
  * Level-triggered: after any break in the conversation it asks for the whole state again (no {@code after}) and
  * reports again, so a lost report or a restarted agent converges. While the manager cannot be reached the engine
  * keeps forwarding on what it last ran, and the agent retries with capped, jittered exponential backoff.
+ *
+ * <p>Operators' requests to the engine (a flush, a trace, traffic, connections, counters) come with the desired
+ * state; they run one after another on a thread of their own, so that a long one never holds up the next poll, and
+ * each is answered as the manager would answer it for an engine of its own ({@link InProcessEngine}).
  */
 final class Agent {
 
@@ -33,6 +44,11 @@ final class Agent {
     private volatile boolean running = true;
     /** The generation the engine runs (0: none yet); read by the statistics thread. */
     private volatile long runningGeneration;
+    private final ExecutorService requests = Executors.newSingleThreadExecutor(
+            task -> Thread.ofPlatform().name("edp-agent-requests").daemon(true).unstarted(task));
+    /** The handle of the engine that runs now: it keeps the traffic run started on that engine. Guarded by slot. */
+    private InProcessEngine handle;
+    private Engine handled;
 
     Agent(ManagerClient manager, NicDrivers drivers, Duration statsInterval, PrintStream log) {
         this.manager = manager;
@@ -55,7 +71,11 @@ final class Agent {
                 }
                 reconnect.reset();
                 if (desired.isPresent()) {
-                    after = apply(desired.get()) ? desired.get().generation() : null;
+                    var state = desired.get();
+                    if (after == null || after != state.generation()) {
+                        after = apply(state) ? state.generation() : null;
+                    } // else woken for requests alone: the engine runs this generation already
+                    state.requests().forEach(queued -> requests.execute(() -> answer(queued)));
                 }
             } catch (ManagerClient.ManagerException e) {
                 log(e.getMessage());
@@ -75,6 +95,7 @@ final class Agent {
             }
         }
         stats.interrupt();
+        requests.shutdownNow();
         synchronized (slot) {
             slot.close();
         }
@@ -111,6 +132,45 @@ final class Agent {
             return false;
         }
         return true;
+    }
+
+    /** Runs a request on the engine and sends the answer; one the manager no longer waits for is dropped. */
+    private void answer(EngineRequest.Queued queued) {
+        AgentAnswer answer;
+        synchronized (slot) {
+            answer = slot.engine().map(engine -> run(engine, queued.request()))
+                    .orElseGet(() -> AgentAnswer.refused(404, null, "The host's agent runs no engine (the desired "
+                            + "state gives it none, or its last configuration failed)"));
+        }
+        try {
+            manager.answer(queued.id(), answer);
+        } catch (IOException e) {
+            log("the answer to request " + queued.id() + " did not arrive: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The request's outcome as the manager's API answers it: a result, or a refusal with its status. */
+    private AgentAnswer run(Engine engine, EngineRequest request) {
+        if (handled != engine) { // rebuilt: a traffic run ended with the engine it ran on
+            handle = new InProcessEngine(engine);
+            handled = engine;
+        }
+        try {
+            return AgentAnswer.of(request.run(handle));
+        } catch (InvalidRequestException e) {
+            var problem = e.errors().getFirst();
+            return AgentAnswer.refused(400, problem.field(), problem.message());
+        } catch (ConflictException e) {
+            return AgentAnswer.refused(409, null, e.getMessage());
+        } catch (NotFoundException e) {
+            return AgentAnswer.refused(404, null, e.getMessage());
+        } catch (IllegalStateException e) {
+            return AgentAnswer.refused(409, null, "The engine stopped meanwhile: " + e.getMessage());
+        } catch (RuntimeException e) {
+            return AgentAnswer.refused(500, null, e.toString());
+        }
     }
 
     private void reportStats() {

@@ -1,5 +1,6 @@
 package io.edp.agent;
 
+import java.util.List;
 import java.util.UUID;
 
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -15,5 +16,21 @@ public record AgentDesiredState(
         @Schema(type = "object", description = "The engine configuration (the engine's EngineConfig record as JSON, "
                 + "as the manager's own reconciler would push it); null when the host runs no engine (no NIC yet, "
                 + "or it is placed EMBEDDED: the agent then stops its engine)")
-        JsonNode engine) {
+        JsonNode engine,
+        @Schema(description = "Operators' requests to the host's engine, each handed out once: run each and PUT its "
+                + "answer to engine-requests/{id}. A long poll is answered at once when one is queued, with the "
+                + "whole desired state as always") List<EngineRequest.Queued> requests) {
+
+    public AgentDesiredState {
+        requests = requests == null ? List.of() : List.copyOf(requests);
+    }
+
+    /** A desired state that carries no requests. */
+    public AgentDesiredState(UUID hostId, String hostName, long generation, JsonNode engine) {
+        this(hostId, hostName, generation, engine, List.of());
+    }
+
+    public AgentDesiredState withRequests(List<EngineRequest.Queued> queued) {
+        return new AgentDesiredState(hostId, hostName, generation, engine, queued);
+    }
 }

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * The agent's HTTP calls to the manager, authenticated with the host's agent token. Any answer other than the
@@ -66,6 +67,11 @@ final class ManagerClient {
 
     void stats(AgentStatsReport report) throws IOException, InterruptedException {
         expect(put("/stats", report), 204);
+    }
+
+    /** Answers a request to the engine; 404 (its caller stopped waiting) is a {@link ManagerException} too. */
+    void answer(UUID requestId, AgentAnswer answer) throws IOException, InterruptedException {
+        expect(put("/engine-requests/" + requestId, answer), 204);
     }
 
     private HttpResponse<String> put(String path, Object body) throws IOException, InterruptedException {

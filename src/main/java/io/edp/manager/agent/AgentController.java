@@ -2,7 +2,9 @@ package io.edp.manager.agent;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 
+import io.edp.agent.AgentAnswer;
 import io.edp.agent.AgentDesiredState;
 import io.edp.agent.AgentHeaders;
 import io.edp.agent.AgentRealizationReport;
@@ -53,21 +55,24 @@ class AgentController {
     private final AgentRepository agents;
     private final HostService hosts;
     private final AgentProperties properties;
+    private final EngineRequests requests;
 
     AgentController(DesiredStateWatches watches, AgentRealization realization, AgentRepository agents,
-                    HostService hosts, AgentProperties properties) {
+                    HostService hosts, AgentProperties properties, EngineRequests requests) {
         this.watches = watches;
         this.realization = realization;
         this.agents = agents;
         this.hosts = hosts;
         this.properties = properties;
+        this.requests = requests;
     }
 
     @GetMapping(path = "/desired-state", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(operationId = "watchAgentDesiredState", summary = "Get, or wait for, the host's whole desired state",
             description = "Agent token only. A long poll: answers 200 with the whole desired state at once when "
                     + "the host's desired generation is not `after` (or `after` is absent), else as soon as it "
-                    + "changes (a change committed through any manager replica), else 204 when `wait` runs out.")
+                    + "changes (a change committed through any manager replica) or a request to the host's engine is "
+                    + "queued (`requests`, each handed out once), else 204 when `wait` runs out.")
     DeferredResult<ResponseEntity<AgentDesiredState>> desiredState(
             @AuthenticationPrincipal AgentPrincipal agent,
             @Parameter(description = "Name of the agent's host (its --host)", example = "esx-01")
@@ -86,7 +91,30 @@ class AgentController {
             result.setResult(ResponseEntity.ok(watches.current(agent.hostId())));
             return result;
         }
-        return watches.await(agent.hostId(), after, duration);
+        var watch = watches.await(agent.hostId(), after, duration);
+        if (requests.queued(agent.hostId())) {
+            // queued before the watch was in place, so its wake-up found none: answer now
+            watches.wake(agent.hostId());
+        }
+        return watch;
+    }
+
+    @PutMapping(path = "/engine-requests/{requestId}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    @Operation(operationId = "answerAgentEngineRequest", summary = "Answer a request to the host's engine",
+            description = "Agent token only. The result of one of the `requests` the desired state handed out, or "
+                    + "the engine's refusal; the operator's call waiting on any replica answers with it. 404 when "
+                    + "the host has no such request waiting (answered already, or its caller stopped waiting).")
+    void answer(@AuthenticationPrincipal AgentPrincipal agent,
+                @Parameter(description = "Name of the agent's host (its --host)", example = "esx-01")
+                @PathVariable String hostName,
+                @Parameter(description = "Id of the request, as handed out")
+                @PathVariable UUID requestId,
+                @Parameter(description = "The agent's version", example = "0.1.0")
+                @RequestHeader(name = AgentHeaders.VERSION, required = false) String version,
+                @RequestBody AgentAnswer answer) {
+        agents.seen(agent.hostId(), version);
+        requests.answer(agent.hostId(), requestId, answer);
     }
 
     @PutMapping(path = "/realization", consumes = MediaType.APPLICATION_JSON_VALUE)

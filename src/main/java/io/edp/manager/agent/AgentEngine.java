@@ -9,6 +9,7 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 import io.edp.agent.EngineJson;
+import io.edp.agent.EngineRequest;
 import io.edp.engine.EngineConfig;
 import io.edp.engine.EngineStats;
 import io.edp.engine.RuleStats;
@@ -25,12 +26,15 @@ import io.edp.engine.trace.PacketTrace;
 import io.edp.manager.api.ConflictException;
 import io.edp.manager.engines.HostEngine;
 import io.edp.manager.engines.TrafficRun;
+import tools.jackson.core.type.TypeReference;
 
 /**
  * The engine of a host placed AGENT, as this manager knows it: the agent's last statistics snapshot (its takenAt
  * says when it was read; {@link #stale} when it is older than {@code edp.agent.stats-stale-after}) and the
  * configuration the agent is asked to run. Operations that must reach the running engine (flush, traffic, traces,
- * captures, connections, per-rule and top-flow counters) do not travel to agents yet: they answer 409 saying so.
+ * connections, per-rule, top-flow, IPFIX and packet-log counters) travel to the agent as {@link EngineRequest}s
+ * ({@link EngineRequests}) and return what it answers. Captures are refused with 409: their pcap file would be
+ * written on the agent's machine.
  */
 final class AgentEngine implements HostEngine {
 
@@ -38,14 +42,16 @@ final class AgentEngine implements HostEngine {
     private final AgentRepository.StoredStats snapshot;
     private final Supplier<Optional<EngineConfig>> config;
     private final Duration staleAfter;
+    private final EngineRequests requests;
 
     /** {@code config}: read when asked for, since most callers only want the statistics. */
     AgentEngine(UUID hostId, AgentRepository.StoredStats snapshot, Supplier<Optional<EngineConfig>> config,
-                Duration staleAfter) {
+                Duration staleAfter, EngineRequests requests) {
         this.hostId = hostId;
         this.snapshot = snapshot;
         this.config = config;
         this.staleAfter = staleAfter;
+        this.requests = requests;
     }
 
     Instant takenAt() {
@@ -72,59 +78,60 @@ final class AgentEngine implements HostEngine {
         return EngineJson.stats(EngineJson.MAPPER.readTree(snapshot.json()));
     }
 
-    private ConflictException notForAgents(String operation) {
-        return new ConflictException(operation + " is not yet supported for hosts placed AGENT (host " + hostId
-                + "): the agent reports statistics snapshots, but commands do not travel to agents yet");
+    /** Runs {@code request} on the agent's engine (see {@link EngineRequests}). */
+    private <T> T call(EngineRequest request, TypeReference<T> type) {
+        return requests.call(hostId, request, type);
     }
 
     @Override
     public TopFlows topFlows() {
-        throw notForAgents("Reading top flows");
+        return call(new EngineRequest.TopFlows(), new TypeReference<>() { });
     }
 
     @Override
     public List<RuleStats> ruleStats() {
-        throw notForAgents("Reading per-rule counters");
+        return call(new EngineRequest.RuleStats(), new TypeReference<>() { });
     }
 
     @Override
     public ConnectionTableStats connectionStats() {
-        throw notForAgents("Reading the connection table");
+        return call(new EngineRequest.ConnectionStats(), new TypeReference<>() { });
     }
 
     @Override
     public List<ConnectionEntry> listConnections(ConnectionFilter filter) {
-        throw notForAgents("Listing connections");
+        return call(new EngineRequest.ListConnections(filter), new TypeReference<>() { });
     }
 
     @Override
     public int clearConnections(ConnectionFilter filter) {
-        throw notForAgents("Clearing connections");
+        return call(new EngineRequest.ClearConnections(filter), new TypeReference<Integer>() { });
     }
 
     @Override
     public void flushFlowCaches() {
-        throw notForAgents("Flushing the flow caches");
+        call(new EngineRequest.FlushFlowCaches(), new TypeReference<Void>() { });
     }
 
     @Override
     public PacketTrace trace(int port, byte[] frame) {
-        throw notForAgents("A packet trace");
+        return call(new EngineRequest.Trace(port, frame), new TypeReference<>() { });
     }
 
     @Override
     public IpfixStats ipfixStats() {
-        throw notForAgents("Reading IPFIX counters");
+        return call(new EngineRequest.IpfixStats(), new TypeReference<>() { });
     }
 
     @Override
     public PacketLogStats packetLogStats() {
-        throw notForAgents("Reading packet-log counters");
+        return call(new EngineRequest.PacketLogStats(), new TypeReference<>() { });
     }
 
     @Override
     public CaptureStats startCapture(UUID captureId, CaptureSpec spec, Path file) {
-        throw notForAgents("A packet capture");
+        throw new ConflictException("Packet captures are not supported for hosts placed AGENT (host " + hostId
+                + "): the pcap file would be written on the agent's machine, where the manager cannot serve it");
     }
 
     @Override
@@ -144,21 +151,21 @@ final class AgentEngine implements HostEngine {
 
     @Override
     public TrafficRun startTraffic(String nic, TrafficProfile profile) {
-        throw notForAgents("Generated traffic");
+        return call(new EngineRequest.StartTraffic(nic, profile), new TypeReference<>() { });
     }
 
     @Override
     public Optional<TrafficRun> traffic() {
-        return Optional.empty();
+        return Optional.ofNullable(call(new EngineRequest.Traffic(), new TypeReference<>() { }));
     }
 
     @Override
     public Optional<TrafficRun> stopTraffic() {
-        return Optional.empty();
+        return Optional.ofNullable(call(new EngineRequest.StopTraffic(), new TypeReference<>() { }));
     }
 
     @Override
     public long flowReceived(int flowId) {
-        return 0;
+        return call(new EngineRequest.FlowReceived(flowId), new TypeReference<Long>() { });
     }
 }

@@ -22,18 +22,21 @@ class AgentEngines implements RemoteEngines {
     private final AgentRepository agents;
     private final AgentRealization realization;
     private final AgentProperties properties;
+    private final EngineRequests requests;
 
-    AgentEngines(AgentRepository agents, AgentRealization realization, AgentProperties properties) {
+    AgentEngines(AgentRepository agents, AgentRealization realization, AgentProperties properties,
+                 EngineRequests requests) {
         this.agents = agents;
         this.realization = realization;
         this.properties = properties;
+        this.requests = requests;
     }
 
     @Override
     public Optional<HostEngine> engine(UUID hostId) {
         return snapshot(hostId).map(snapshot -> new AgentEngine(hostId, snapshot,
                 () -> realization.desired(hostId).map(HostDataPath::engine),
-                properties.statsStaleAfter()));
+                properties.statsStaleAfter(), requests));
     }
 
     @Override

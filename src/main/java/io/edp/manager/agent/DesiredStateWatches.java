@@ -50,6 +50,7 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
 
     private final AgentRealization realization;
     private final HostService hosts;
+    private final EngineRequests requests;
     private final Map<UUID, Set<Watch>> watches = new ConcurrentHashMap<>();
     /**
      * Re-reads run one at a time, off the notification thread; wake-ups while one is queued share it, and one
@@ -61,13 +62,15 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
     private final ExecutorService answers = Executors.newFixedThreadPool(ANSWERING_THREADS,
             Thread.ofPlatform().name("edp-agent-answers-", 0).daemon(true).factory());
 
-    DesiredStateWatches(AgentRealization realization, HostService hosts) {
+    DesiredStateWatches(AgentRealization realization, HostService hosts, EngineRequests requests) {
         this.realization = realization;
         this.hosts = hosts;
+        this.requests = requests;
     }
 
     /**
-     * The host's whole desired state now. The engine is left out (null) for a host placed EMBEDDED: the manager
+     * The host's whole desired state now, with the requests to its engine queued meanwhile (handed out here, once:
+     * {@link EngineRequests#take}). The engine is left out (null) for a host placed EMBEDDED: the manager
      * runs its engine, so an agent left on it must not forward too.
      *
      * @throws NotFoundException when the host is gone
@@ -84,7 +87,8 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
         }
         var engine = placement == Placement.AGENT && desired.engine() != null ? EngineJson.tree(desired.engine())
                 : null;
-        return new AgentDesiredState(hostId, desired.hostName(), desired.generation(), engine);
+        return new AgentDesiredState(hostId, desired.hostName(), desired.generation(), engine)
+                .withRequests(requests.take(hostId));
     }
 
     DeferredResult<ResponseEntity<AgentDesiredState>> await(UUID hostId, long after, Duration wait) {
@@ -95,6 +99,17 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
         watches.computeIfAbsent(hostId, id -> ConcurrentHashMap.newKeySet()).add(watch);
         recheck(Set.of(hostId)); // it may have changed before the watch was in place; only this host, at once
         return result;
+    }
+
+    /** Answers the host's watches now, whatever their generation: a request to its engine was queued. */
+    void wake(UUID hostId) {
+        var waiting = watches.get(hostId);
+        if (waiting != null) {
+            var due = waiting.stream().filter(waiting::remove).toList();
+            if (!due.isEmpty()) {
+                answers.execute(() -> answer(hostId, due));
+            }
+        }
     }
 
     @Override

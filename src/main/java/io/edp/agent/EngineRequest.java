@@ -1,0 +1,133 @@
+package io.edp.agent;
+
+import java.util.UUID;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.edp.engine.nic.loopback.TrafficProfile;
+import io.edp.engine.slowpath.ConnectionFilter;
+import io.edp.manager.engines.HostEngine;
+
+/**
+ * An operator's action on the engine of a host placed AGENT, as it travels to the agent: one {@link HostEngine}
+ * operation and its arguments (the engine's records, as {@link EngineJson} writes them). The manager queues it, the
+ * agent's long poll carries it ({@link AgentDesiredState#requests}), the agent {@link #run}s it on its engine and
+ * answers with an {@link AgentAnswer}. Captures are not among them: their pcap file is written on the agent's
+ * machine, which the manager cannot serve.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = EngineRequest.FlushFlowCaches.class, name = "FLUSH_FLOW_CACHES"),
+        @JsonSubTypes.Type(value = EngineRequest.TopFlows.class, name = "TOP_FLOWS"),
+        @JsonSubTypes.Type(value = EngineRequest.RuleStats.class, name = "RULE_STATS"),
+        @JsonSubTypes.Type(value = EngineRequest.ConnectionStats.class, name = "CONNECTION_STATS"),
+        @JsonSubTypes.Type(value = EngineRequest.ListConnections.class, name = "LIST_CONNECTIONS"),
+        @JsonSubTypes.Type(value = EngineRequest.ClearConnections.class, name = "CLEAR_CONNECTIONS"),
+        @JsonSubTypes.Type(value = EngineRequest.Trace.class, name = "TRACE"),
+        @JsonSubTypes.Type(value = EngineRequest.IpfixStats.class, name = "IPFIX_STATS"),
+        @JsonSubTypes.Type(value = EngineRequest.PacketLogStats.class, name = "PACKET_LOG_STATS"),
+        @JsonSubTypes.Type(value = EngineRequest.StartTraffic.class, name = "START_TRAFFIC"),
+        @JsonSubTypes.Type(value = EngineRequest.Traffic.class, name = "TRAFFIC"),
+        @JsonSubTypes.Type(value = EngineRequest.StopTraffic.class, name = "STOP_TRAFFIC"),
+        @JsonSubTypes.Type(value = EngineRequest.FlowReceived.class, name = "FLOW_RECEIVED")})
+public sealed interface EngineRequest {
+
+    /** Runs the operation on the engine; its result as the engine's records (null: none, or an empty Optional). */
+    Object run(HostEngine engine);
+
+    record FlushFlowCaches() implements EngineRequest {
+        @Override
+        public Object run(HostEngine engine) {
+            engine.flushFlowCaches();
+            return null;
+        }
+    }
+
+    record TopFlows() implements EngineRequest {
+        @Override
+        public Object run(HostEngine engine) {
+            return engine.topFlows();
+        }
+    }
+
+    record RuleStats() implements EngineRequest {
+        @Override
+        public Object run(HostEngine engine) {
+            return engine.ruleStats();
+        }
+    }
+
+    record ConnectionStats() implements EngineRequest {
+        @Override
+        public Object run(HostEngine engine) {
+            return engine.connectionStats();
+        }
+    }
+
+    record ListConnections(ConnectionFilter filter) implements EngineRequest {
+        @Override
+        public Object run(HostEngine engine) {
+            return engine.listConnections(filter);
+        }
+    }
+
+    record ClearConnections(ConnectionFilter filter) implements EngineRequest {
+        @Override
+        public Object run(HostEngine engine) {
+            return engine.clearConnections(filter);
+        }
+    }
+
+    record Trace(int port, byte[] frame) implements EngineRequest {
+        @Override
+        public Object run(HostEngine engine) {
+            return engine.trace(port, frame);
+        }
+    }
+
+    record IpfixStats() implements EngineRequest {
+        @Override
+        public Object run(HostEngine engine) {
+            return engine.ipfixStats();
+        }
+    }
+
+    record PacketLogStats() implements EngineRequest {
+        @Override
+        public Object run(HostEngine engine) {
+            return engine.packetLogStats();
+        }
+    }
+
+    record StartTraffic(String nic, TrafficProfile profile) implements EngineRequest {
+        @Override
+        public Object run(HostEngine engine) {
+            return engine.startTraffic(nic, profile);
+        }
+    }
+
+    record Traffic() implements EngineRequest {
+        @Override
+        public Object run(HostEngine engine) {
+            return engine.traffic().orElse(null);
+        }
+    }
+
+    record StopTraffic() implements EngineRequest {
+        @Override
+        public Object run(HostEngine engine) {
+            return engine.stopTraffic().orElse(null);
+        }
+    }
+
+    record FlowReceived(int flowId) implements EngineRequest {
+        @Override
+        public Object run(HostEngine engine) {
+            return engine.flowReceived(flowId);
+        }
+    }
+
+    /** A request as the long poll hands it to the agent: the agent answers it by its id. */
+    record Queued(UUID id, EngineRequest request) {
+    }
+}

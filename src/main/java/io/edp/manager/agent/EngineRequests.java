@@ -1,0 +1,200 @@
+package io.edp.manager.agent;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.edp.agent.AgentAnswer;
+import io.edp.agent.EngineJson;
+import io.edp.agent.EngineRequest;
+import io.edp.manager.api.ConflictException;
+import io.edp.manager.api.InvalidRequestException;
+import io.edp.manager.api.NotFoundException;
+import io.edp.manager.database.DatabaseNotifications;
+import io.edp.manager.database.NotificationChannel;
+import io.edp.manager.host.AgentStatus;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.http.HttpStatus;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ResponseStatusException;
+import tools.jackson.core.type.TypeReference;
+
+/**
+ * Operators' requests to the engines of hosts placed AGENT, queued in the engine_request table so that any replica
+ * may take one while the agent long-polls any other (V6_4 says how a request travels). The caller waits for the
+ * answer, woken by the database's notification of it ({@link NotificationChannel#ENGINE_ANSWER}), for at most
+ * {@code edp.agent.request-timeout}; the answer becomes what an embedded engine would have returned or thrown, so
+ * the REST API answers alike for both placements. No answer in time: 504, saying whether the agent is connected.
+ */
+@Component
+@EnableConfigurationProperties(EngineRequestProperties.class)
+class EngineRequests implements DatabaseNotifications.Subscriber {
+
+    /** Rows whose caller went away without deleting them (a replica stopped) are deleted this long after. */
+    private static final String ABANDONED_AFTER = "1 minute";
+
+    private final JdbcClient jdbc;
+    private final AgentRepository agents;
+    private final EngineRequestProperties properties;
+    /** The callers waiting on this replica, by request id: completed when an answer may have arrived. */
+    private final Map<UUID, CompletableFuture<Void>> waiting = new ConcurrentHashMap<>();
+
+    EngineRequests(JdbcClient jdbc, AgentRepository agents, EngineRequestProperties properties) {
+        this.jdbc = jdbc;
+        this.agents = agents;
+        this.properties = properties;
+    }
+
+    /**
+     * Has the host's agent run {@code request} on its engine and answers its result as {@code type}, or throws what
+     * the engine refused it with (400, 404, 409); 504 when the agent did not answer in time.
+     */
+    <T> T call(UUID hostId, EngineRequest request, TypeReference<T> type) {
+        var answer = send(hostId, request);
+        if (answer.error() != null) {
+            throw refusal(hostId, answer.error());
+        }
+        return answer.result() == null || answer.result().isNull() ? null
+                : EngineJson.MAPPER.convertValue(answer.result(), type);
+    }
+
+    private AgentAnswer send(UUID hostId, EngineRequest request) {
+        var id = UUID.randomUUID();
+        long timeout = properties.requestTimeout().toMillis();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);
+        try {
+            jdbc.sql("""
+                            INSERT INTO engine_request (id, host_id, request, deadline)
+                            VALUES (:id, :host, CAST(:request AS jsonb), now() + :timeout * interval '1 millisecond')""")
+                    .param("id", id).param("host", hostId)
+                    .param("request", EngineJson.MAPPER.writerFor(EngineRequest.class).writeValueAsString(request))
+                    .param("timeout", timeout).update();
+            while (true) {
+                var woken = new CompletableFuture<Void>();
+                waiting.put(id, woken); // before reading: an answer committed from here on completes it
+                var answer = answer(id);
+                long left = deadline - System.nanoTime();
+                if (answer.isPresent()) {
+                    return answer.get();
+                }
+                if (left <= 0) {
+                    throw notAnswered(hostId);
+                }
+                awaitQuietly(woken, left);
+            }
+        } finally {
+            waiting.remove(id);
+            jdbc.sql("DELETE FROM engine_request WHERE id = :id OR deadline < now() - interval '" + ABANDONED_AFTER
+                    + "'").param("id", id).update();
+        }
+    }
+
+    /** Hands the host's queued requests to its agent, each once, oldest first. */
+    List<EngineRequest.Queued> take(UUID hostId) {
+        return jdbc.sql("""
+                        UPDATE engine_request SET delivered_at = now()
+                         WHERE host_id = :host AND delivered_at IS NULL AND deadline > now()
+                        RETURNING id, request::text, created_at""")
+                .param("host", hostId)
+                .query((rs, i) -> new Row(rs.getTimestamp(3).toInstant(), new EngineRequest.Queued(
+                        rs.getObject(1, UUID.class), EngineJson.MAPPER.readValue(rs.getString(2),
+                        EngineRequest.class))))
+                .list().stream().sorted((a, b) -> a.created().compareTo(b.created())).map(Row::queued).toList();
+    }
+
+    private record Row(Instant created, EngineRequest.Queued queued) {
+    }
+
+    /** Whether the host has requests its agent has not been handed yet. */
+    boolean queued(UUID hostId) {
+        return jdbc.sql("SELECT EXISTS (SELECT 1 FROM engine_request WHERE host_id = :host AND delivered_at IS NULL "
+                        + "AND deadline > now())")
+                .param("host", hostId).query(Boolean.class).single();
+    }
+
+    /** Hosts with requests their agents have not been handed yet. */
+    List<UUID> hostsWithQueued() {
+        return jdbc.sql("SELECT DISTINCT host_id FROM engine_request WHERE delivered_at IS NULL AND deadline > now()")
+                .query(UUID.class).list();
+    }
+
+    /**
+     * Records the agent's answer to one of its host's requests; 404 when the host has no such request waiting
+     * (another host's, answered already, or its caller gave up).
+     */
+    void answer(UUID hostId, UUID requestId, AgentAnswer answer) {
+        int updated = jdbc.sql("""
+                        UPDATE engine_request SET answer = CAST(:answer AS jsonb), answered_at = now()
+                         WHERE id = :id AND host_id = :host AND answered_at IS NULL""")
+                .param("answer", EngineJson.MAPPER.writeValueAsString(answer))
+                .param("id", requestId).param("host", hostId).update();
+        if (updated == 0) {
+            throw new NotFoundException("No request " + requestId + " of this host waits for an answer (answered "
+                    + "already, or its caller stopped waiting)");
+        }
+    }
+
+    private Optional<AgentAnswer> answer(UUID id) {
+        return jdbc.sql("SELECT answer::text FROM engine_request WHERE id = :id AND answered_at IS NOT NULL")
+                .param("id", id).query(String.class).optional()
+                .map(json -> EngineJson.MAPPER.readValue(json, AgentAnswer.class));
+    }
+
+    private static void awaitQuietly(CompletableFuture<Void> woken, long nanos) {
+        try {
+            woken.get(nanos, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // read once more, then answer 504 if still nothing
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for the agent's answer", e);
+        }
+    }
+
+    private ResponseStatusException notAnswered(UUID hostId) {
+        var status = agents.of(List.of(hostId)).getOrDefault(hostId, AgentStatus.NONE);
+        var connected = status.connected() ? "it is connected (last seen " + status.lastSeen() + ")"
+                : status.lastSeen() == null ? "it has never connected"
+                : "it is not connected (last seen " + status.lastSeen() + ")";
+        return new ResponseStatusException(HttpStatus.GATEWAY_TIMEOUT, "The agent of host " + hostId
+                + " did not answer within " + properties.requestTimeout().toMillis() + " ms (edp.agent.request-"
+                + "timeout); " + connected + ". Nothing was done unless the agent received the request.");
+    }
+
+    private static RuntimeException refusal(UUID hostId, AgentAnswer.Error error) {
+        return switch (error.status()) {
+            case 400 -> new InvalidRequestException(error.field() == null ? "request" : error.field(),
+                    error.message());
+            case 404 -> new NotFoundException(error.message());
+            case 409 -> new ConflictException(error.message());
+            default -> new ResponseStatusException(HttpStatus.BAD_GATEWAY, "The engine of host " + hostId
+                    + " failed the request in its agent: " + error.message());
+        };
+    }
+
+    @Override
+    public NotificationChannel channel() {
+        return NotificationChannel.ENGINE_ANSWER;
+    }
+
+    @Override
+    public void notified(String payload) {
+        var woken = waiting.get(UUID.fromString(payload));
+        if (woken != null) {
+            woken.complete(null);
+        }
+    }
+
+    @Override
+    public void missed() {
+        waiting.values().forEach(woken -> woken.complete(null)); // every caller reads its answer again
+    }
+}
