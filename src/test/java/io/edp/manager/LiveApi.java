@@ -71,9 +71,15 @@ public final class LiveApi {
 
     /** The host of {@link #hostWithAVm}, written without waiting for any engine to run it. */
     public WrittenHost writeHostWithAVm(String name, String user, String password) throws Exception {
+        return writeHostWithAVm(name, "EMBEDDED", user, password);
+    }
+
+    /** The host of {@link #hostWithAVm} with its engine placed {@code placement} (EMBEDDED or AGENT). */
+    public WrittenHost writeHostWithAVm(String name, String placement, String user, String password)
+            throws Exception {
         var hostId = create("/api/v1/hosts", """
-                {"name": "%s", "managementAddress": "192.0.2.11",
-                 "numaNodes": [{"id": 0, "cpuCores": [0, 1, 2, 3]}]}""".formatted(name), user, password);
+                {"name": "%s", "managementAddress": "192.0.2.11", "placement": "%s",
+                 "numaNodes": [{"id": 0, "cpuCores": [0, 1, 2, 3]}]}""".formatted(name, placement), user, password);
         create("/api/v1/hosts/" + hostId + "/pnics", """
                 {"name": "vmnic0", "numaNode": 0, "speedMbps": 25000, "rxQueues": 1, "rss": false,
                  "driver": {"kind": "loopback"}}""", user, password);

@@ -118,14 +118,13 @@ class AgentIntegrationTest {
             assertThat(JsonPath.<String>read(host, "$.agent.version")).isEqualTo("dev");
             assertThat(JsonPath.<String>read(host, "$.placement")).isEqualTo("AGENT");
 
-            // statistics: the agent's last snapshot, with when it was taken; commands do not reach agents yet
+            // statistics: the agent's last snapshot, with when it was taken; a command is answered by the agent
             var flowCache = LiveApi.await("the agent's statistics", () -> api.send(api.request("/api/v1/hosts/"
                     + hostId + "/stats/flow-cache", OPERATOR, SECRET).build()), r -> r.statusCode() == 200);
             assertThat(JsonPath.<String>read(flowCache.body(), "$.mode")).isEqualTo("EDP_STANDARD");
             assertThat(flowCache.headers().firstValue("EDP-Stats-Stale")).hasValue("false");
             assertThat(flowCache.headers().firstValue("EDP-Stats-Taken-At")).isPresent();
-            var flush = write("POST", "/api/v1/hosts/" + hostId + "/stats/flow-cache/flush", null, 409);
-            assertThat(flush.body()).contains("not yet supported for hosts placed AGENT");
+            write("POST", "/api/v1/hosts/" + hostId + "/stats/flow-cache/flush", null, 204);
             agent.kill();
             LiveApi.await("the snapshot of the killed agent to be shown stale", () -> api.send(api.request(
                     "/api/v1/hosts/" + hostId + "/stats/threads", OPERATOR, SECRET).build()),
@@ -148,20 +147,39 @@ class AgentIntegrationTest {
         var b = bareHost("esx-b", "AGENT");
         var embedded = bareHost("esx-c", "EMBEDDED");
         var tokenA = Files.readString(token(a));
-        token(b);
+        var tokenB = Files.readString(token(b));
         var tokenC = Files.readString(token(embedded));
         var report = "{\"generation\": 1, \"state\": \"SUCCESS\"}";
 
         assertThat(agentCall(tokenA, "GET", "/api/v1/agent/hosts/esx-a/desired-state", null)).isEqualTo(200);
-        for (var path : List.of("/desired-state", "/realization", "/stats")) {
+        var answer = "{\"result\": 1}";
+        var requestOfB = UUID.randomUUID();
+        for (var path : List.of("/desired-state", "/realization", "/stats", "/engine-requests/" + requestOfB)) {
             var method = path.equals("/desired-state") ? "GET" : "PUT";
-            assertThat(agentCall(tokenA, method, "/api/v1/agent/hosts/esx-b" + path, report))
+            var body = path.startsWith("/engine-requests/") ? answer : report;
+            assertThat(agentCall(tokenA, method, "/api/v1/agent/hosts/esx-b" + path, body))
                     .as("host A's token on host B's " + path).isEqualTo(403);
-            assertThat(basicCall(OPERATOR, SECRET, method, "/api/v1/agent/hosts/esx-a" + path, report))
+            assertThat(basicCall(OPERATOR, SECRET, method, "/api/v1/agent/hosts/esx-a" + path, body))
                     .as("the operator on an agent's " + path).isEqualTo(403);
             assertThat(basicCall("agent-viewer", "viewer-secret", method, "/api/v1/agent/hosts/esx-a" + path,
-                    report)).as("a viewer on an agent's " + path).isEqualTo(403);
+                    body)).as("a viewer on an agent's " + path).isEqualTo(403);
         }
+
+        // a request queued for B's engine: A's agent is neither handed it nor may answer it; B's agent is and may
+        jdbc.update("INSERT INTO engine_request (id, host_id, request, deadline) VALUES (?, ?, "
+                + "'{\"kind\": \"CONNECTION_STATS\"}', now() + interval '1 minute')", requestOfB, b);
+        assertThat(JsonPath.<List<Object>>read(agentBody(tokenA, "/api/v1/agent/hosts/esx-a/desired-state"),
+                "$.requests")).as("host A's requests").isEmpty();
+        assertThat(agentCall(tokenA, "PUT", "/api/v1/agent/hosts/esx-a/engine-requests/" + requestOfB, answer))
+                .as("host A's token answering B's request on its own path").isEqualTo(404);
+        assertThat(JsonPath.<List<String>>read(agentBody(tokenB, "/api/v1/agent/hosts/esx-b/desired-state"),
+                "$.requests[*].id")).containsExactly(requestOfB.toString());
+        assertThat(JsonPath.<List<Object>>read(agentBody(tokenB, "/api/v1/agent/hosts/esx-b/desired-state"),
+                "$.requests")).as("handed out once").isEmpty();
+        assertThat(agentCall(tokenB, "PUT", "/api/v1/agent/hosts/esx-b/engine-requests/" + requestOfB, answer))
+                .isEqualTo(204);
+        assertThat(agentCall(tokenB, "PUT", "/api/v1/agent/hosts/esx-b/engine-requests/" + requestOfB, answer))
+                .as("answered already").isEqualTo(404);
         for (var operatorEndpoint : List.of("/api/v1/hosts", "/api/v1/hosts/" + a, "/api/v1/hosts/" + a
                 + "/realization", "/api/v1/firewall/rules", "/api/v1/accounts", "/api/v1/audit-events")) {
             assertThat(agentCall(tokenA, "GET", operatorEndpoint, null)).as("host A's token on " + operatorEndpoint)
