@@ -7,6 +7,8 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.edp.engine.nic.loopback.TrafficProfile;
 import io.edp.engine.slowpath.ConnectionFilter;
 import io.edp.manager.engines.HostEngine;
+import io.swagger.v3.oas.annotations.media.Schema;
+import tools.jackson.databind.JsonNode;
 
 /**
  * An operator's action on the engine of a host placed AGENT, as it travels to the agent: one {@link HostEngine}
@@ -128,6 +130,13 @@ public sealed interface EngineRequest {
     }
 
     /** A request as the long poll hands it to the agent: the agent answers it by its id. */
-    record Queued(UUID id, EngineRequest request) {
+    @Schema(description = "A request to the host's engine, handed out once: answer it with PUT engine-requests/{id}")
+    record Queued(
+            @Schema(description = "Id of the request", example = "5f0c2a8e-7d1b-4c9a-9e3f-1a2b3c4d5e6f") UUID id,
+            @Schema(implementation = JsonNode.class, type = "object", description = "The operation (`kind`: "
+                    + "FLUSH_FLOW_CACHES, TOP_FLOWS, RULE_STATS, CONNECTION_STATS, LIST_CONNECTIONS, "
+                    + "CLEAR_CONNECTIONS, TRACE, IPFIX_STATS, PACKET_LOG_STATS, START_TRAFFIC, TRAFFIC, STOP_TRAFFIC, "
+                    + "FLOW_RECEIVED) and its arguments: io.edp.agent.EngineRequest as JSON")
+            EngineRequest request) {
     }
 }
