@@ -15,9 +15,6 @@ import io.edp.engine.Engine;
 import io.edp.engine.EngineSlot;
 import io.edp.engine.EngineStats;
 import io.edp.engine.nic.NicDrivers;
-import io.edp.manager.api.ConflictException;
-import io.edp.manager.api.InvalidRequestException;
-import io.edp.manager.api.NotFoundException;
 import io.edp.manager.engines.InProcessEngine;
 
 /**
@@ -151,26 +148,13 @@ final class Agent {
         }
     }
 
-    /** The request's outcome as the manager's API answers it: a result, or a refusal with its status. */
+    /** The request's answer from the engine that runs now, through that engine's handle. */
     private AgentAnswer run(Engine engine, EngineRequest request) {
         if (handled != engine) { // rebuilt: a traffic run ended with the engine it ran on
             handle = new InProcessEngine(engine);
             handled = engine;
         }
-        try {
-            return AgentAnswer.of(request.run(handle));
-        } catch (InvalidRequestException e) {
-            var problem = e.errors().getFirst();
-            return AgentAnswer.refused(400, problem.field(), problem.message());
-        } catch (ConflictException e) {
-            return AgentAnswer.refused(409, null, e.getMessage());
-        } catch (NotFoundException e) {
-            return AgentAnswer.refused(404, null, e.getMessage());
-        } catch (IllegalStateException e) {
-            return AgentAnswer.refused(409, null, "The engine stopped meanwhile: " + e.getMessage());
-        } catch (RuntimeException e) {
-            return AgentAnswer.refused(500, null, e.toString());
-        }
+        return request.answer(handle);
     }
 
     private void reportStats() {

@@ -6,6 +6,9 @@ import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.edp.engine.nic.loopback.TrafficProfile;
 import io.edp.engine.slowpath.ConnectionFilter;
+import io.edp.manager.api.ConflictException;
+import io.edp.manager.api.InvalidRequestException;
+import io.edp.manager.api.NotFoundException;
 import io.edp.manager.engines.HostEngine;
 import io.swagger.v3.oas.annotations.media.Schema;
 import tools.jackson.databind.JsonNode;
@@ -36,6 +39,27 @@ public sealed interface EngineRequest {
 
     /** Runs the operation on the engine; its result as the engine's records (null: none, or an empty Optional). */
     Object run(HostEngine engine);
+
+    /**
+     * Runs the operation on the engine and answers as the manager's API would for an engine of its own: the result,
+     * or the refusal's status (400 naming the field, 404, 409) and message. Whoever runs the engine answers so.
+     */
+    default AgentAnswer answer(HostEngine engine) {
+        try {
+            return AgentAnswer.of(run(engine));
+        } catch (InvalidRequestException e) {
+            var problem = e.errors().getFirst();
+            return AgentAnswer.refused(400, problem.field(), problem.message());
+        } catch (ConflictException e) {
+            return AgentAnswer.refused(409, null, e.getMessage());
+        } catch (NotFoundException e) {
+            return AgentAnswer.refused(404, null, e.getMessage());
+        } catch (IllegalStateException e) {
+            return AgentAnswer.refused(409, null, "The engine stopped meanwhile: " + e.getMessage());
+        } catch (RuntimeException e) {
+            return AgentAnswer.refused(500, null, e.toString());
+        }
+    }
 
     record FlushFlowCaches() implements EngineRequest {
         @Override
