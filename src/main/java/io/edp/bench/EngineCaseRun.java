@@ -7,6 +7,7 @@ import io.edp.engine.nic.Doorbell;
 import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.nic.loopback.TrafficGenerator;
 import io.edp.engine.worker.Worker;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
@@ -14,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * One round of one {@link EngineCase}, in the JVM {@code bench engine} forked for it: starts the engine and the
  * loopback traffic generator (its own thread: it builds each frame and copies it into a buffer the worker
- * posted, as a NIC's DMA would), warms up until every flow is installed and tracked, then measures one window.
+ * posted, as a NIC's DMA would), warms up until every flow is installed and tracked and the JIT has stopped
+ * compiling, then measures one window.
  * A case that {@link EngineCase#measuresIdle() measures idling} then stops the traffic and measures what the idle
  * worker costs and how fast single frames wake it.
  */
@@ -23,6 +25,13 @@ final class EngineCaseRun {
     private static final long WARM_UP_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final long LOAD_SAMPLE_MILLIS = 50;
     private static final long SETTLE_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /**
+     * The JIT compiled nothing for this long: the worker runs its final code. Under load the compiler threads
+     * share the CPUs with the case, and the worker loop's last C2 compiles (and recompiles after uncommon traps)
+     * were seen landing seconds after the packet warm-up ended, inside the window.
+     */
+    private static final long JIT_QUIET_MILLIS = 500;
+    private static final long JIT_QUIET_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(10);
     static final int WAKE_PROBES = 100;
     /** A probe goes out once the worker sleeps this long: without a doorbell it would wait ~half of it. */
     static final long PROBE_SLEEP_NANOS = 1_000_000;
@@ -71,6 +80,7 @@ final class EngineCaseRun {
                 }
                 pause(LOAD_SAMPLE_MILLIS);
             }
+            awaitJitQuiet();
             long[] workers = engine.workerThreadIds();
             long[] pipeline = {workers[0], generator.threadId()};
             EngineStats before = engine.stats();
@@ -187,6 +197,29 @@ final class EngineCaseRun {
             sum += threads.getThreadAllocatedBytes(id);
         }
         return sum;
+    }
+
+    /**
+     * Waits until the JIT compiled nothing for {@link #JIT_QUIET_MILLIS}, at most {@link #JIT_QUIET_LIMIT_NANOS}
+     * (then the window opens anyway: a case must not hang on a compiler that never rests).
+     */
+    private static void awaitJitQuiet() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+            return;
+        }
+        long start = System.nanoTime();
+        long compiled = jit.getTotalCompilationTime();
+        long quietSince = start;
+        while (System.nanoTime() - quietSince < TimeUnit.MILLISECONDS.toNanos(JIT_QUIET_MILLIS)
+                && System.nanoTime() - start < JIT_QUIET_LIMIT_NANOS) {
+            pause(LOAD_SAMPLE_MILLIS);
+            long now = jit.getTotalCompilationTime();
+            if (now != compiled) {
+                compiled = now;
+                quietSince = System.nanoTime();
+            }
+        }
     }
 
     static void pause(long millis) {
