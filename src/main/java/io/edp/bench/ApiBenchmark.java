@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * {@code bench api [--url=URL [--host=ID]] [--hosts=N] [--seconds=N] [--warm-up=N] [--concurrency=N]}: requests per
@@ -31,9 +32,15 @@ public final class ApiBenchmark {
             "/api/v1/hosts/{id}/stats/flow-cache", "/api/v1/hosts/{id}/stats/threads", "/api/v1/hosts?size=100");
     /** The manager's settings in this process: a hundred hosts' engines with fewer packet buffers each. */
     private static final String[] MANAGER_SETTINGS = {"--edp.engines.mbufs=2048"};
+    private static final Duration IDLE_WINDOW = Duration.ofSeconds(2);
+    private static final Path POSTMASTER_PID = Path.of("target", "bench", "postgres", "postmaster.pid");
 
-    /** One row: an endpoint at a concurrency. */
-    record Row(String endpoint, int concurrency, HttpLoad.Result result) {
+    /**
+     * One row: an endpoint at a concurrency, and the CPU time this process and the embedded PostgreSQL (when the
+     * manager runs here) spent per request in its window beyond what they spend idle: on a shared machine requests
+     * per second follow what the other work leaves over, the CPU a request costs much less so.
+     */
+    record Row(String endpoint, int concurrency, HttpLoad.Result result, double cpuMillisPerRequest) {
     }
 
     private record Options(String url, String host, int hosts, Duration window, Duration warmUp, int concurrency) {
@@ -118,7 +125,8 @@ public final class ApiBenchmark {
         out.printf(Locale.ROOT, "bench api: %s, host %s, %d connections, %d s warm-up and %d s measured per endpoint, "
                         + "load average %.2f%n", url, host, options.concurrency(), options.warmUp().toSeconds(),
                 options.window().toSeconds(), load.oneMinute());
-        out.printf(Locale.ROOT, "%-45s %10s %10s %10s %8s%n", "endpoint", "req/s", "p50 ms", "p99 ms", "errors");
+        out.printf(Locale.ROOT, "%-45s %10s %10s %10s %8s %12s%n", "endpoint", "req/s", "p50 ms", "p99 ms", "errors",
+                "cpu ms/req");
         for (String endpoint : ENDPOINTS) {
             String target = endpoint.replace("{id}", host);
             int first = rest.status(target);
@@ -133,13 +141,24 @@ public final class ApiBenchmark {
             HttpLoad.run(URI.create(url), endpoint.replace("{id}", host), BenchRest.basic(credentials),
                     options.concurrency(), options.warmUp(), Duration.ZERO);
         }
+        // what the process spends without requests (the hosts' engines, the manager's own loops), taken out of
+        // each window's CPU time
+        long idleStart = System.nanoTime();
+        long idleCpu = cpuNanos();
+        Thread.sleep(IDLE_WINDOW);
+        double idleShare = (double) (cpuNanos() - idleCpu) / (System.nanoTime() - idleStart);
+        out.printf(Locale.ROOT, "idle: %.1f %% of a CPU, taken out of cpu ms/req%n", idleShare * 100);
         List<Row> rows = new ArrayList<>();
         for (String endpoint : ENDPOINTS) {
+            long start = System.nanoTime();
+            long cpuBefore = cpuNanos();
             var result = HttpLoad.run(URI.create(url), endpoint.replace("{id}", host), BenchRest.basic(credentials),
                     options.concurrency(), Duration.ZERO, options.window());
-            out.printf(Locale.ROOT, "%-45s %10.0f %10.2f %10.2f %8d%n", endpoint, result.requestsPerSecond(),
-                    result.percentileMillis(0.50), result.percentileMillis(0.99), result.errors());
-            rows.add(new Row(endpoint, options.concurrency(), result));
+            double busyNanos = cpuNanos() - cpuBefore - idleShare * (System.nanoTime() - start);
+            double cpuPerRequest = busyNanos / 1e6 / Math.max(1, result.requests());
+            out.printf(Locale.ROOT, "%-45s %10.0f %10.2f %10.2f %8d %12.3f%n", endpoint, result.requestsPerSecond(),
+                    result.percentileMillis(0.50), result.percentileMillis(0.99), result.errors(), cpuPerRequest);
+            rows.add(new Row(endpoint, options.concurrency(), result, cpuPerRequest));
         }
         var file = Path.of("target", "bench", "api.json");
         Files.createDirectories(file.getParent());
@@ -148,12 +167,50 @@ public final class ApiBenchmark {
         return rows.stream().anyMatch(row -> row.result().errors() > 0) ? 1 : 0;
     }
 
+    /**
+     * CPU time so far of this process (exited threads included) and of the embedded PostgreSQL's postmaster and
+     * backends when the manager runs here, from /proc (clock ticks of 10 ms).
+     */
+    private static long cpuNanos() {
+        long ticks = ticks(Path.of("/proc/self/stat"));
+        try {
+            String postmaster = Files.readAllLines(POSTMASTER_PID).getFirst().strip();
+            ticks += ticks(Path.of("/proc", postmaster, "stat"));
+            try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
+                ticks += processes.filter(process -> process.getFileName().toString().matches("\\d+"))
+                        .map(process -> process.resolve("stat"))
+                        .filter(stat -> postmaster.equals(statFields(stat)[1]))
+                        .mapToLong(ApiBenchmark::ticks).sum();
+            }
+        } catch (IOException | RuntimeException e) {
+            // no embedded database here (--url, or SPRING_DATASOURCE_URL): this process only
+        }
+        return ticks * 10_000_000L;
+    }
+
+    /** User and system time of a process, in clock ticks; 0 if it ended. */
+    private static long ticks(Path stat) {
+        String[] fields = statFields(stat);
+        return fields.length < 13 ? 0 : Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
+    /** The fields of /proc/PID/stat after the command name (state, ppid, ...); none if the process ended. */
+    private static String[] statFields(Path stat) {
+        try {
+            String line = Files.readString(stat);
+            return line.substring(line.lastIndexOf(')') + 2).split(" ");
+        } catch (IOException e) {
+            return new String[0];
+        }
+    }
+
     private static String json(List<Row> rows, MachineLoad before) {
         return rows.stream().map(row -> String.format(Locale.ROOT, "  {\"endpoint\": \"%s\", \"concurrency\": %d, "
-                                + "\"requests_per_second\": %.1f, \"p50_ms\": %.3f, \"p99_ms\": %.3f, \"errors\": %d}",
+                                + "\"requests_per_second\": %.1f, \"p50_ms\": %.3f, \"p99_ms\": %.3f, \"errors\": %d, "
+                                + "\"cpu_ms_per_request\": %.3f}",
                         row.endpoint(), row.concurrency(), row.result().requestsPerSecond(),
                         row.result().percentileMillis(0.50), row.result().percentileMillis(0.99),
-                        row.result().errors()))
+                        row.result().errors(), row.cpuMillisPerRequest()))
                 .collect(Collectors.joining(",\n", String.format(Locale.ROOT,
                         "{\"load_average_before\": %.2f, \"results\": [%n", before.oneMinute()), "\n]}\n"));
     }

@@ -92,7 +92,8 @@ class ApiBenchmarkTest {
     private static void assertRows(int status, ByteArrayOutputStream out, ByteArrayOutputStream err) {
         String printed = out.toString(StandardCharsets.UTF_8);
         assertThat(status).as("exit status; out:%n%s%nerr:%n%s", printed, err).isZero();
-        var row = Pattern.compile("^(/api/v1/\\S+)\\s+(\\d+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+0$", Pattern.MULTILINE)
+        var row = Pattern.compile("^(/api/v1/\\S+)\\s+(\\d+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+0\\s+-?[\\d.]+$",
+                        Pattern.MULTILINE)
                 .matcher(printed);
         int rows = 0;
         while (row.find()) {

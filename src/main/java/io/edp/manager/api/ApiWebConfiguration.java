@@ -2,6 +2,7 @@ package io.edp.manager.api;
 
 import java.util.List;
 
+import jakarta.validation.Validator;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -18,9 +19,11 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 class ApiWebConfiguration implements WebMvcConfigurer {
 
     private final DatabaseRequestProperties database;
+    private final Validator validator;
 
-    ApiWebConfiguration(DatabaseRequestProperties database) {
+    ApiWebConfiguration(DatabaseRequestProperties database, Validator validator) {
         this.database = database;
+        this.validator = validator;
     }
 
     /** Before every other filter (security included): an oversized body is refused before anyone reads it. */
@@ -36,6 +39,7 @@ class ApiWebConfiguration implements WebMvcConfigurer {
     @Override
     public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
         resolvers.add(new IfMatchArgumentResolver());
+        resolvers.add(new QueryRecords(validator));
     }
 
     @Override
