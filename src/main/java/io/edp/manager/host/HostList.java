@@ -2,10 +2,12 @@ package io.edp.manager.host;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.edp.manager.api.SqlPages;
 import org.springframework.data.domain.Page;
@@ -20,6 +22,13 @@ import tools.jackson.databind.json.JsonMapper;
  * labels aggregated into it as JSON, and one for the total when the page cannot tell it. Loading the page as
  * entities cost a hundred entities and two hundred collections per request (docs/benchmarks.md, "Read endpoints").
  * No transaction: the page and its total are two statements either way, each consistent in itself.
+ * <p>
+ * Pages read are kept with the value of the host list's change counter (host_list_version, bumped in the commit of
+ * every change to hosts, their nodes and labels, whichever replica makes it) read before them, and served again
+ * while it has not moved: a request reads the counter first, so it never gets a page older than a change committed
+ * before it started. A page may be newer than its counter value (a change committed between the two reads); that
+ * only costs a read again. The agents' statuses change with every poll and by the clock, so they are read for
+ * every request.
  */
 @Component
 class HostList {
@@ -47,9 +56,21 @@ class HostList {
     private static final TypeReference<TreeMap<String, String>> LABELS = new TypeReference<>() {
     };
 
+    /** Enough for the pages a few dashboards poll; past it, all are dropped and read again as asked for. */
+    private static final int MAX_PAGES = 256;
+
+    /** A page as asked for: filter and pageable are values. */
+    private record Query(HostFilter filter, Pageable pageable) {
+    }
+
+    /** A page read when the change counter was {@code version} or later. */
+    private record Read(long version, Page<HostResponse> page) {
+    }
+
     private final JdbcClient jdbc;
     private final JsonMapper json;
     private final AgentConnections agents;
+    private final Map<Query, Read> pages = new ConcurrentHashMap<>();
 
     HostList(JdbcClient jdbc, JsonMapper json, AgentConnections agents) {
         this.jdbc = jdbc;
@@ -57,21 +78,43 @@ class HostList {
         this.agents = agents;
     }
 
-    /** The page, then its hosts' agent statuses in one more statement (the agent feature owns that table). */
+    /**
+     * The page (kept, or read if the counter moved since), then its hosts' agent statuses in one more statement
+     * (the agent feature owns that table).
+     */
     Page<HostResponse> page(HostFilter filter, Pageable pageable) {
-        var where = filter.sqlFilter();
-        var page = SqlPages.page(jdbc, SELECT + where.where(), COLUMNS, "host h", where, this::row, pageable,
-                (rows, orderBy) -> "WITH h AS (" + rows + ") " + WITH_NODES_AND_LABELS + orderBy);
+        long version = jdbc.sql("SELECT version FROM host_list_version").query(Long.class).single();
+        var query = new Query(filter, pageable);
+        var kept = pages.get(query);
+        Page<HostResponse> page;
+        if (kept != null && kept.version() == version) {
+            page = kept.page();
+        } else {
+            page = read(filter, pageable);
+            if (pages.size() >= MAX_PAGES) {
+                pages.clear();
+            }
+            pages.put(query, new Read(version, page));
+        }
         var statuses = agents.of(page.map(HostResponse::id).toList());
         return page.map(host -> host.withAgent(statuses.getOrDefault(host.id(), AgentStatus.NONE)));
     }
 
-    /** Labels in a TreeMap, as {@link Host#labels()} gives them: the API lists them in Java's order, not SQL's. */
+    private Page<HostResponse> read(HostFilter filter, Pageable pageable) {
+        var where = filter.sqlFilter();
+        return SqlPages.page(jdbc, SELECT + where.where(), COLUMNS, "host h", where, this::row, pageable,
+                (rows, orderBy) -> "WITH h AS (" + rows + ") " + WITH_NODES_AND_LABELS + orderBy);
+    }
+
+    /**
+     * Labels in a TreeMap, as {@link Host#labels()} gives them: the API lists them in Java's order, not SQL's.
+     * Unmodifiable: a kept page serves many requests.
+     */
     private HostResponse row(ResultSet rs, int rowNum) throws SQLException {
         String nodes = rs.getString("numa_nodes");
         String labels = rs.getString("labels");
         return new HostResponse(rs.getObject("id", UUID.class), rs.getString("name"),
                 rs.getString("management_address"), Placement.valueOf(rs.getString("placement")), null, nodes == null ? List.of() : json.readValue(nodes, NUMA_NODES),
-                labels == null ? new TreeMap<>() : json.readValue(labels, LABELS), rs.getLong("version"));
+                Collections.unmodifiableSortedMap(labels == null ? new TreeMap<>() : json.readValue(labels, LABELS)), rs.getLong("version"));
     }
 }
