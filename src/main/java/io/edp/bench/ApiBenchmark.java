@@ -32,13 +32,13 @@ public final class ApiBenchmark {
             "/api/v1/hosts/{id}/stats/flow-cache", "/api/v1/hosts/{id}/stats/threads", "/api/v1/hosts?size=100");
     /** The manager's settings in this process: a hundred hosts' engines with fewer packet buffers each. */
     private static final String[] MANAGER_SETTINGS = {"--edp.engines.mbufs=2048"};
-    private static final Duration IDLE_WINDOW = Duration.ofSeconds(2);
     private static final Path POSTMASTER_PID = Path.of("target", "bench", "postgres", "postmaster.pid");
 
     /**
      * One row: an endpoint at a concurrency, and the CPU time this process and the embedded PostgreSQL (when the
-     * manager runs here) spent per request in its window beyond what they spend idle: on a shared machine requests
-     * per second follow what the other work leaves over, the CPU a request costs much less so.
+     * manager runs here) spent in its window per request: on a shared machine requests per second follow what the
+     * other work leaves over, the CPU a request costs much less so. It includes what the process does meanwhile
+     * anyway (the hosts' engines, the JIT, the collector), so it compares builds, not endpoints.
      */
     record Row(String endpoint, int concurrency, HttpLoad.Result result, double cpuMillisPerRequest) {
     }
@@ -141,21 +141,12 @@ public final class ApiBenchmark {
             HttpLoad.run(URI.create(url), endpoint.replace("{id}", host), BenchRest.basic(credentials),
                     options.concurrency(), options.warmUp(), Duration.ZERO);
         }
-        // what the process spends without requests (the hosts' engines, the manager's own loops), taken out of
-        // each window's CPU time
-        long idleStart = System.nanoTime();
-        long idleCpu = cpuNanos();
-        Thread.sleep(IDLE_WINDOW);
-        double idleShare = (double) (cpuNanos() - idleCpu) / (System.nanoTime() - idleStart);
-        out.printf(Locale.ROOT, "idle: %.1f %% of a CPU, taken out of cpu ms/req%n", idleShare * 100);
         List<Row> rows = new ArrayList<>();
         for (String endpoint : ENDPOINTS) {
-            long start = System.nanoTime();
             long cpuBefore = cpuNanos();
             var result = HttpLoad.run(URI.create(url), endpoint.replace("{id}", host), BenchRest.basic(credentials),
                     options.concurrency(), Duration.ZERO, options.window());
-            double busyNanos = cpuNanos() - cpuBefore - idleShare * (System.nanoTime() - start);
-            double cpuPerRequest = busyNanos / 1e6 / Math.max(1, result.requests());
+            double cpuPerRequest = (cpuNanos() - cpuBefore) / 1e6 / Math.max(1, result.requests());
             out.printf(Locale.ROOT, "%-45s %10.0f %10.2f %10.2f %8d %12.3f%n", endpoint, result.requestsPerSecond(),
                     result.percentileMillis(0.50), result.percentileMillis(0.99), result.errors(), cpuPerRequest);
             rows.add(new Row(endpoint, options.concurrency(), result, cpuPerRequest));
