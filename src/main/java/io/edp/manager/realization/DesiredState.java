@@ -1,5 +1,6 @@
 package io.edp.manager.realization;
 
+import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -25,7 +26,9 @@ import io.edp.manager.host.pnic.DriverSettings;
 import io.edp.manager.packetlog.PacketLogDirectory;
 import io.edp.manager.packetlog.SyslogServerResponse;
 import io.edp.manager.packetlog.SyslogServerService;
+import io.edp.manager.routing.GatewayResponse;
 import io.edp.manager.routing.GatewayService;
+import io.edp.manager.routing.RouteResponse;
 import io.edp.manager.routing.RouteService;
 import io.edp.manager.telemetry.IpfixCollectorService;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -74,11 +77,28 @@ class DesiredState {
     }
 
     /**
+     * What every host's configuration takes from the global settings: read once for many hosts
+     * ({@link #read(UUID, long, Shared)}), it is not read again for each.
+     */
+    record Shared(List<FirewallRuleResponse> rules, List<RouteResponse> routes, List<GatewayResponse> gateways,
+                  List<InetSocketAddress> ipfixCollectors, List<SyslogServerResponse> syslogServers) {
+    }
+
+    Shared shared() {
+        return new Shared(firewall.all(), routing.all(), gateways.all(), ipfixCollectors.all(), syslogServers.all());
+    }
+
+    /**
      * What host {@code hostId} should run at {@code generation}; empty if the host is gone.
      *
      * @throws IllegalArgumentException when the settings do not make a valid engine configuration
      */
     Optional<HostDataPath> read(UUID hostId, long generation) {
+        return read(hostId, generation, shared());
+    }
+
+    /** {@link #read(UUID, long)} with the global settings read already, in the caller's transaction. */
+    Optional<HostDataPath> read(UUID hostId, long generation, Shared shared) {
         var name = jdbc.sql("SELECT name FROM host WHERE id = :id").param("id", hostId).query(String.class).optional();
         var settings = edp.effective(hostId);
         if (name.isEmpty() || settings.isEmpty()) {
@@ -103,10 +123,11 @@ class DesiredState {
             return Optional.of(new HostDataPath(hostId, name.get(), generation, null));
         }
         return Optional.of(new HostDataPath(hostId, name.get(), generation,
-                engineConfig(settings.get(), physical, virtual)));
+                engineConfig(settings.get(), physical, virtual, shared)));
     }
 
-    private EngineConfig engineConfig(EdpSettings settings, List<PhysicalPort> physical, List<VirtualPort> virtual) {
+    private EngineConfig engineConfig(EdpSettings settings, List<PhysicalPort> physical, List<VirtualPort> virtual,
+                                      Shared shared) {
         var workers = settings.workersPerNumaNode() != null ? settings.workersPerNumaNode()
                 : defaultWorkers(physical, virtual);
         int workerCount = workers.values().stream().mapToInt(Integer::intValue).sum();
@@ -115,8 +136,8 @@ class DesiredState {
                 .mode(settings.engineMode())
                 .flowCache(settings.flowCacheConfig())
                 .tlb(settings.tlbConfig())
-                .ipfix(settings.ipfixConfig(ipfixCollectors.all()))
-                .packetLog(settings.packetLogConfig(syslogServers.all().stream()
+                .ipfix(settings.ipfixConfig(shared.ipfixCollectors()))
+                .packetLog(settings.packetLogConfig(shared.syslogServers().stream()
                         .map(SyslogServerResponse::engineServer).toList(), packetLogDirectory.dir()))
                 .mbufs(engines.mbufs())
                 .conntrackCapacity(engines.conntrackCapacity());
@@ -140,16 +161,16 @@ class DesiredState {
                     AdapterType.valueOf(nic.adapter())));
             portIds.put(nic.mac(), port++);
         }
-        for (var rule : firewall.all()) {
+        for (var rule : shared.rules()) {
             engineRule(rule, portIds).ifPresent(config::rule);
         }
-        for (var route : routing.all()) {
+        for (var route : shared.routes()) {
             var output = uplinks.get(route.output());
             if (output != null) {
                 config.route(new Route(route.prefix(), route.nextHopMac(), output, route.vlan()));
             }
         }
-        for (var gateway : gateways.all()) {
+        for (var gateway : shared.gateways()) {
             config.gateway(new Gateway(gateway.vlan(), gateway.ipv4(), gateway.ipv6()));
         }
         return config.build();
