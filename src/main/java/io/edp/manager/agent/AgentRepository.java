@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.edp.manager.host.AgentConnections;
 import io.edp.manager.host.AgentStatus;
+import io.edp.manager.host.Placement;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -91,6 +92,12 @@ class AgentRepository implements AgentConnections {
                 .param("takenAt", Timestamp.from(takenAt)).update();
         long now = System.nanoTime();
         written.compute(hostId, (id, last) -> new Written(now, last == null ? null : last.version()));
+    }
+
+    /** The host's placement; empty if the host is gone. */
+    Optional<Placement> placement(UUID hostId) {
+        return jdbc.sql("SELECT placement FROM host WHERE id = :id").param("id", hostId)
+                .query((rs, i) -> Placement.valueOf(rs.getString(1))).optional();
     }
 
     /** The last statistics snapshot of the host's agent, if the host is placed AGENT and its agent sent one. */

@@ -63,9 +63,10 @@ public class AgentRealization {
 
     /**
      * What each of {@code hostIds} that exists should run now, at its current desired generation, as its agent is
-     * to run it. One snapshot (REPEATABLE READ) for them all, in which the settings every host shares (rules,
-     * routes, gateways, collectors, syslog servers) are read once: a change that wakes many agents is answered
-     * with a few queries per host instead of a transaction and a dozen queries each.
+     * to run it. One snapshot (REPEATABLE READ) for them all, and a constant number of queries: the settings every
+     * host shares (rules, routes, gateways, collectors, syslog servers) read once, the hosts' own (names, EDP
+     * settings, NICs) one query each for all of them. A change that wakes many agents cost a transaction and a
+     * dozen queries per host before.
      */
     @Transactional(readOnly = true, isolation = Isolation.REPEATABLE_READ)
     public Map<UUID, AgentDesired> forAgents(Collection<UUID> hostIds) {
@@ -77,12 +78,17 @@ public class AgentRealization {
                 .param("ids", hostIds.toArray(UUID[]::new))
                 .query((rs, i) -> new Row(rs.getObject(1, UUID.class), rs.getLong(2), rs.getBoolean(3))).list();
         var shared = desiredState.shared();
+        var inventories = desiredState.inventories(rows.stream().map(Row::hostId).toList());
         var desired = new HashMap<UUID, AgentDesired>();
         for (var row : rows) {
+            var inventory = inventories.get(row.hostId());
+            if (inventory == null) {
+                continue; // deleted meanwhile
+            }
             try {
-                desiredState.read(row.hostId(), row.generation(), shared).ifPresent(built -> desired.put(row.hostId(),
-                        new AgentDesired.Runs(row.placedAgent() ? built
-                                : new HostDataPath(built.hostId(), built.hostName(), built.generation(), null))));
+                var built = desiredState.build(row.hostId(), row.generation(), inventory, shared);
+                desired.put(row.hostId(), new AgentDesired.Runs(row.placedAgent() ? built
+                        : new HostDataPath(built.hostId(), built.hostName(), built.generation(), null)));
             } catch (IllegalArgumentException e) {
                 desired.put(row.hostId(), new AgentDesired.Invalid(e.getMessage()));
             }
