@@ -40,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  * traffic from their loopback uplinks to a VM: the engines keep forwarding throughout (their counters keep growing),
  * the manager stays alive with readiness DOWN and liveness UP, answers the agents 503 (their token cannot be looked
  * up), the agents retry with their capped, jittered backoff (a handful of attempts, not a storm), and once
- * PostgreSQL is back a change committed then reaches every agent's engine. The database is this test's own (stopped and started again on its port), never the shared one.
+ * PostgreSQL is back a change committed then reaches every agent's engine. The database is this test's own (stopped
+ * and started again on its port), never the shared one.
  */
 class AgentDatabaseOutageTest {
 
@@ -193,7 +194,8 @@ class AgentDatabaseOutageTest {
         var uplink = engine.config().ports().stream().filter(port -> port.name().equals("vmnic0")).findFirst()
                 .orElseThrow();
         var nic = (LoopbackNic) engine.driver(uplink.id());
-        host.traffic().add(nic.startTraffic(TrafficProfile.udp().withFlows(16).withRate(5_000).withMacs("02:00:00:00:00:aa", VM_MAC)));
+        host.traffic().add(nic.startTraffic(TrafficProfile.udp().withFlows(16).withRate(5_000)
+                .withMacs("02:00:00:00:00:aa", VM_MAC)));
         LiveApi.await(host.host() + "'s first forwarded packets", host::forwarded, forwarded -> forwarded > 0);
     }
 

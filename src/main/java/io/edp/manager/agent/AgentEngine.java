@@ -31,9 +31,9 @@ import tools.jackson.core.type.TypeReference;
 /**
  * The engine of a host placed AGENT, as this manager knows it: the agent's last statistics snapshot (its takenAt
  * says when it was read; {@link #stale} when it is older than {@code edp.agent.stats-stale-after}) and the
- * configuration the agent is asked to run. Operations that must reach the running engine (flush, traffic, traces,
- * connections, per-rule, top-flow, IPFIX and packet-log counters) travel to the agent as {@link EngineRequest}s
- * ({@link EngineRequests}) and return what it answers. Captures are refused with 409: their pcap file would be
+ * configuration the agent reported running ({@link #config}). Operations that must reach the running engine
+ * (flush, traffic, traces, connections, per-rule, top-flow, IPFIX and packet-log counters) travel to the agent as
+ * {@link EngineRequest}s ({@link EngineRequests}) and return what it answers. Captures are refused with 409: their pcap file would be
  * written on the agent's machine.
  */
 final class AgentEngine implements HostEngine {
@@ -72,7 +72,7 @@ final class AgentEngine implements HostEngine {
 
     /**
      * What the agent runs: its host's configuration at the desired generation, once the agent reported running that
-     * generation. Before (a change on its way, a failed apply, an agent away), 409: the manager can build only the
+     * generation. Before (a change on its way, a failed apply), 409: the manager can build only the
      * current generation's configuration, not the older one the agent still runs.
      */
     @Override
