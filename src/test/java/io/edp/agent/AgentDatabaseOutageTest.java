@@ -23,9 +23,6 @@ import java.util.concurrent.locks.LockSupport;
 import com.jayway.jsonpath.JsonPath;
 import io.edp.engine.Engine;
 import io.edp.engine.EngineSlot;
-import io.edp.engine.nic.loopback.LoopbackNic;
-import io.edp.engine.nic.loopback.TrafficGenerator;
-import io.edp.engine.nic.loopback.TrafficProfile;
 import io.edp.manager.LiveApi;
 import io.edp.manager.ManagerProcess;
 import io.edp.manager.database.DataDirectoryProperties;
@@ -37,11 +34,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * PostgreSQL stopped for 30 s under a manager (a JVM of its own) and three agents whose engines forward generator
- * traffic from their loopback uplinks to a VM: the engines keep forwarding throughout (their counters keep growing),
- * the manager stays alive with readiness DOWN and liveness UP, answers the agents 503 (their token cannot be looked
- * up), the agents retry with their capped, jittered backoff (a handful of attempts, not a storm), and once
- * PostgreSQL is back a change committed then reaches every agent's engine. The database is this test's own (stopped
- * and started again on its port), never the shared one.
+ * traffic (started through the manager's API, so as an engine request) from their loopback uplinks to a VM: the
+ * engines keep forwarding throughout (their counters, read from the agents' engines, keep growing), the manager
+ * stays alive with readiness DOWN and liveness UP and answers the agents 503 (their token cannot be looked up), the
+ * agents retry with their capped, jittered backoff (a handful of attempts, not a storm), and once PostgreSQL is back
+ * a change committed then reaches every agent's engine. The database is this test's own (stopped and started again
+ * on its port), never the shared one.
  */
 class AgentDatabaseOutageTest {
 
@@ -67,8 +65,7 @@ class AgentDatabaseOutageTest {
     private LiveApi api;
 
     /** One simulated host: its agent, the slot its engine runs in, and what the agent logged. */
-    private record Simulated(String host, UUID hostId, Agent agent, EngineSlot slot, Log log, Thread thread,
-                             List<TrafficGenerator> traffic) {
+    private record Simulated(String host, UUID hostId, Agent agent, EngineSlot slot, Log log, Thread thread) {
 
         Engine engine() {
             synchronized (slot) {
@@ -102,7 +99,7 @@ class AgentDatabaseOutageTest {
                 var log = new Log();
                 var agent = new Agent(client, slot, Duration.ofSeconds(1), log.stream());
                 fleet.add(new Simulated(host, hostId, agent, slot, log,
-                        Thread.ofVirtual().name("agent-" + host).start(agent::run), new ArrayList<>()));
+                        Thread.ofVirtual().name("agent-" + host).start(agent::run)));
             }
             for (var host : fleet) {
                 awaitRealized(host, desiredGeneration(host.hostId()));
@@ -152,7 +149,6 @@ class AgentDatabaseOutageTest {
                 LiveApi.await(host.host() + " to keep forwarding", host::forwarded, now -> now > forwarding);
             }
         } finally {
-            fleet.forEach(host -> host.traffic().forEach(TrafficGenerator::stop));
             fleet.forEach(host -> host.agent().stop());
             fleet.forEach(host -> host.thread().interrupt());
             for (var host : fleet) {
@@ -188,14 +184,13 @@ class AgentDatabaseOutageTest {
         return JsonPath.read(post("/api/v1/hosts/" + hostId + "/agent-token", null), "$.token");
     }
 
-    /** Generator traffic from the engine's uplink to the VM, without end. */
-    private static void startTraffic(Simulated host) throws Exception {
-        var engine = host.engine();
-        var uplink = engine.config().ports().stream().filter(port -> port.name().equals("vmnic0")).findFirst()
-                .orElseThrow();
-        var nic = (LoopbackNic) engine.driver(uplink.id());
-        host.traffic().add(nic.startTraffic(TrafficProfile.udp().withFlows(16).withRate(5_000)
-                .withMacs("02:00:00:00:00:aa", VM_MAC)));
+    /**
+     * Generator traffic from the host's uplink to the VM, without end: started through the manager's API, which
+     * hands it to the agent as an engine request.
+     */
+    private void startTraffic(Simulated host) throws Exception {
+        post("/api/v1/hosts/" + host.hostId() + "/traffic", """
+                {"nic": "vmnic0", "flows": 16, "packetsPerSecond": 5000, "destinationMac": "%s"}""".formatted(VM_MAC));
         LiveApi.await(host.host() + "'s first forwarded packets", host::forwarded, forwarded -> forwarded > 0);
     }
 
