@@ -189,6 +189,9 @@ class AgentDatabaseOutageTest {
      * hands it to the agent as an engine request.
      */
     private void startTraffic(Simulated host) throws Exception {
+        // the manager serves an agent's engine once the agent has reported a statistics snapshot
+        LiveApi.await(host.host() + "'s first statistics", () -> status("/api/v1/hosts/" + host.hostId()
+                + "/stats/threads"), status -> status == 200);
         post("/api/v1/hosts/" + host.hostId() + "/traffic", """
                 {"nic": "vmnic0", "flows": 16, "packetsPerSecond": 5000, "destinationMac": "%s"}""".formatted(VM_MAC));
         LiveApi.await(host.host() + "'s first forwarded packets", host::forwarded, forwarded -> forwarded > 0);
