@@ -48,8 +48,13 @@ final class Agent {
     private Engine handled;
 
     Agent(ManagerClient manager, NicDrivers drivers, Duration statsInterval, PrintStream log) {
+        this(manager, new EngineSlot(drivers, new EngineSlot.Listener() { }), statsInterval, log);
+    }
+
+    /** {@code slot}: where the engine runs; whoever reads it too synchronizes on it, as this agent does. */
+    Agent(ManagerClient manager, EngineSlot slot, Duration statsInterval, PrintStream log) {
         this.manager = manager;
-        this.slot = new EngineSlot(drivers, new EngineSlot.Listener() { });
+        this.slot = slot;
         this.statsInterval = statsInterval;
         this.log = log;
     }

@@ -15,7 +15,7 @@ import io.edp.manager.api.AgentReports;
 import io.edp.manager.api.ConflictException;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.LongPollWait;
-import io.edp.manager.host.HostService;
+import io.edp.manager.api.NotFoundException;
 import io.edp.manager.host.Placement;
 import io.edp.manager.realization.AgentRealization;
 import io.swagger.v3.oas.annotations.Operation;
@@ -53,16 +53,14 @@ class AgentController {
     private final DesiredStateWatches watches;
     private final AgentRealization realization;
     private final AgentRepository agents;
-    private final HostService hosts;
     private final AgentProperties properties;
     private final EngineRequests requests;
 
     AgentController(DesiredStateWatches watches, AgentRealization realization, AgentRepository agents,
-                    HostService hosts, AgentProperties properties, EngineRequests requests) {
+                    AgentProperties properties, EngineRequests requests) {
         this.watches = watches;
         this.realization = realization;
         this.agents = agents;
-        this.hosts = hosts;
         this.properties = properties;
         this.requests = requests;
     }
@@ -167,7 +165,10 @@ class AgentController {
     /** A report: the agent was heard from, and its host must be placed AGENT (else 409). */
     private void reportFrom(AgentPrincipal agent, String version) {
         agents.seen(agent.hostId(), version);
-        if (hosts.require(agent.hostId()).placement() != Placement.AGENT) {
+        // one indexed read, not the host entity: every agent reports after every change
+        var placement = agents.placement(agent.hostId())
+                .orElseThrow(() -> new NotFoundException("No host with id " + agent.hostId()));
+        if (placement != Placement.AGENT) {
             throw new ConflictException("Host '" + agent.hostName() + "' is placed EMBEDDED: the manager runs its "
                     + "engine; set its placement to AGENT for its agent to realize it");
         }

@@ -31,9 +31,9 @@ import tools.jackson.core.type.TypeReference;
 /**
  * The engine of a host placed AGENT, as this manager knows it: the agent's last statistics snapshot (its takenAt
  * says when it was read; {@link #stale} when it is older than {@code edp.agent.stats-stale-after}) and the
- * configuration the agent is asked to run. Operations that must reach the running engine (flush, traffic, traces,
- * connections, per-rule, top-flow, IPFIX and packet-log counters) travel to the agent as {@link EngineRequest}s
- * ({@link EngineRequests}) and return what it answers. Captures are refused with 409: their pcap file would be
+ * configuration the agent reported running ({@link #config}). Operations that must reach the running engine
+ * (flush, traffic, traces, connections, per-rule, top-flow, IPFIX and packet-log counters) travel to the agent as
+ * {@link EngineRequest}s ({@link EngineRequests}) and return what it answers. Captures are refused with 409: their pcap file would be
  * written on the agent's machine.
  */
 final class AgentEngine implements HostEngine {
@@ -44,7 +44,10 @@ final class AgentEngine implements HostEngine {
     private final Duration staleAfter;
     private final EngineRequests requests;
 
-    /** {@code config}: read when asked for, since most callers only want the statistics. */
+    /**
+     * {@code config}: the configuration the agent runs, empty while it has not reported running the host's current
+     * generation; read when asked for, since most callers only want the statistics.
+     */
     AgentEngine(UUID hostId, AgentRepository.StoredStats snapshot, Supplier<Optional<EngineConfig>> config,
                 Duration staleAfter, EngineRequests requests) {
         this.hostId = hostId;
@@ -67,10 +70,16 @@ final class AgentEngine implements HostEngine {
         return snapshot.generation();
     }
 
+    /**
+     * What the agent runs: its host's configuration at the desired generation, once the agent reported running that
+     * generation. Before (a change on its way, a failed apply), 409: the manager can build only the
+     * current generation's configuration, not the older one the agent still runs.
+     */
     @Override
     public EngineConfig config() {
-        return config.get().orElseThrow(() -> new ConflictException("Host " + hostId
-                + " has no engine configuration to run (no NICs)"));
+        return config.get().orElseThrow(() -> new ConflictException("Host " + hostId + "'s agent has not "
+                + "reported running the host's current generation (or the host has no NICs): the manager knows "
+                + "only the current configuration, not an older one the agent may still run"));
     }
 
     @Override

@@ -4,7 +4,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
 
-import io.edp.manager.engines.HostDataPath;
 import io.edp.manager.engines.HostEngine;
 import io.edp.manager.engines.RemoteEngines;
 import io.edp.manager.realization.AgentRealization;
@@ -35,8 +34,7 @@ class AgentEngines implements RemoteEngines {
     @Override
     public Optional<HostEngine> engine(UUID hostId) {
         return snapshot(hostId).map(snapshot -> new AgentEngine(hostId, snapshot,
-                () -> realization.desired(hostId).map(HostDataPath::engine),
-                properties.statsStaleAfter(), requests));
+                () -> realization.realizedByAgent(hostId), properties.statsStaleAfter(), requests));
     }
 
     @Override

@@ -1,15 +1,19 @@
 package io.edp.manager.agent;
 
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.edp.manager.host.AgentConnections;
 import io.edp.manager.host.AgentStatus;
+import io.edp.manager.host.Placement;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -19,8 +23,19 @@ import org.springframework.stereotype.Repository;
 @EnableConfigurationProperties(AgentProperties.class)
 class AgentRepository implements AgentConnections {
 
+    /**
+     * How far behind an agent's last_seen_at may be while it calls: well inside {@code edp.agent.connected-within}
+     * (60 s), so a connected agent never shows disconnected.
+     */
+    static final Duration SEEN_GRANULARITY = Duration.ofSeconds(15);
+
+    /** When this replica last wrote an agent's last_seen_at, and the version it wrote. */
+    private record Written(long atNanos, String version) {
+    }
+
     private final JdbcClient jdbc;
     private final AgentProperties properties;
+    private final Map<UUID, Written> written = new ConcurrentHashMap<>();
 
     AgentRepository(JdbcClient jdbc, AgentProperties properties) {
         this.jdbc = jdbc;
@@ -49,13 +64,25 @@ class AgentRepository implements AgentConnections {
                 .optional();
     }
 
-    /** The agent was heard from now, running {@code version}. */
+    /**
+     * The agent was heard from now, running {@code version}. Written at most every {@link #SEEN_GRANULARITY} per
+     * agent (and replica), or when its version changes: every call of every agent (long polls, reports) each
+     * wrote a row before, tens of updates a second for a fleet.
+     */
     void seen(UUID hostId, String version) {
+        long now = System.nanoTime();
+        var last = written.get(hostId);
+        if (last != null && now - last.atNanos() < SEEN_GRANULARITY.toNanos()
+                && Objects.equals(last.version(), version)) {
+            return;
+        }
         jdbc.sql("UPDATE host_agent SET last_seen_at = now(), agent_version = coalesce(:version, agent_version) "
                         + "WHERE host_id = :id")
                 .param("id", hostId).param("version", version).update();
+        written.put(hostId, new Written(now, version));
     }
 
+    /** Stores the snapshot; it says the agent was heard from too. */
     void storeStats(UUID hostId, String json, Instant takenAt, long generation) {
         jdbc.sql("""
                         UPDATE host_agent SET stats = jsonb_build_object('generation', :generation, 'stats',
@@ -63,6 +90,14 @@ class AgentRepository implements AgentConnections {
                          WHERE host_id = :id""")
                 .param("id", hostId).param("json", json).param("generation", generation)
                 .param("takenAt", Timestamp.from(takenAt)).update();
+        long now = System.nanoTime();
+        written.compute(hostId, (id, last) -> new Written(now, last == null ? null : last.version()));
+    }
+
+    /** The host's placement; empty if the host is gone. */
+    Optional<Placement> placement(UUID hostId) {
+        return jdbc.sql("SELECT placement FROM host WHERE id = :id").param("id", hostId)
+                .query((rs, i) -> Placement.valueOf(rs.getString(1))).optional();
     }
 
     /** The last statistics snapshot of the host's agent, if the host is placed AGENT and its agent sent one. */

@@ -1,6 +1,7 @@
 package io.edp.manager.agent;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,10 +17,8 @@ import io.edp.manager.api.ConflictException;
 import io.edp.manager.database.DatabaseNotifications;
 import io.edp.manager.database.NotificationChannel;
 import io.edp.manager.api.NotFoundException;
-import io.edp.manager.host.HostService;
-import io.edp.manager.host.Placement;
-import io.edp.manager.engines.HostDataPath;
 import io.edp.manager.realization.AgentRealization;
+import io.edp.manager.realization.AgentRealization.AgentDesired;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.ResponseEntity;
@@ -42,14 +41,12 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
     }
 
     /**
-     * Answers built at once: each reads a host's whole desired state in its own transaction (tens of ms), so one
-     * change that wakes 200 agents answered one by one took seconds (docs/benchmarks.md, "Fleet"); a few at a time
-     * stay well inside the connection pool.
+     * Shares of the woken hosts built at once, each in one transaction (docs/benchmarks.md, "Fleet"): a few at a
+     * time stay well inside the connection pool.
      */
     private static final int ANSWERING_THREADS = 4;
 
     private final AgentRealization realization;
-    private final HostService hosts;
     private final EngineRequests requests;
     private final Map<UUID, Set<Watch>> watches = new ConcurrentHashMap<>();
     /**
@@ -62,9 +59,8 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
     private final ExecutorService answers = Executors.newFixedThreadPool(ANSWERING_THREADS,
             Thread.ofPlatform().name("edp-agent-answers-", 0).daemon(true).factory());
 
-    DesiredStateWatches(AgentRealization realization, HostService hosts, EngineRequests requests) {
+    DesiredStateWatches(AgentRealization realization, EngineRequests requests) {
         this.realization = realization;
-        this.hosts = hosts;
         this.requests = requests;
     }
 
@@ -77,18 +73,18 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
      * @throws ConflictException when its settings do not make a valid engine configuration
      */
     AgentDesiredState current(UUID hostId) {
-        var placement = hosts.require(hostId).placement();
-        HostDataPath desired;
-        try {
-            desired = realization.desired(hostId)
-                    .orElseThrow(() -> new NotFoundException("No host with id " + hostId));
-        } catch (IllegalArgumentException e) {
-            throw new ConflictException("invalid configuration: " + e.getMessage());
-        }
-        var engine = placement == Placement.AGENT && desired.engine() != null ? EngineJson.tree(desired.engine())
-                : null;
-        return new AgentDesiredState(hostId, desired.hostName(), desired.generation(), engine)
-                .withRequests(requests.take(hostId));
+        var state = state(hostId, realization.forAgents(List.of(hostId)).get(hostId));
+        return state.withRequests(requests.take(hostId));
+    }
+
+    private static AgentDesiredState state(UUID hostId, AgentDesired desired) {
+        return switch (desired) {
+            case null -> throw new NotFoundException("No host with id " + hostId);
+            case AgentDesired.Invalid invalid -> throw new ConflictException("invalid configuration: "
+                    + invalid.reason());
+            case AgentDesired.Runs(var runs) -> new AgentDesiredState(hostId, runs.hostName(), runs.generation(),
+                    runs.engine() == null ? null : EngineJson.tree(runs.engine()));
+        };
     }
 
     DeferredResult<ResponseEntity<AgentDesiredState>> await(UUID hostId, long after, Duration wait) {
@@ -107,7 +103,7 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
         if (waiting != null) {
             var due = waiting.stream().filter(waiting::remove).toList();
             if (!due.isEmpty()) {
-                answers.execute(() -> answer(hostId, due));
+                answer(Map.of(hostId, due));
             }
         }
     }
@@ -141,6 +137,7 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
      * whoever takes it out of the set, so overlapping re-reads never answer one twice.
      */
     private void recheck(Set<UUID> hostIds) {
+        Map<UUID, List<Watch>> due = new HashMap<>();
         try {
             var generations = realization.desiredGenerations(hostIds);
             for (var hostId : hostIds) {
@@ -149,24 +146,52 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
                     continue;
                 }
                 Long generation = generations.get(hostId);
-                var due = waiting.stream().filter(w -> generation == null || w.after() != generation)
+                var answered = waiting.stream().filter(w -> generation == null || w.after() != generation)
                         .filter(waiting::remove).toList();
-                if (!due.isEmpty()) {
-                    answers.execute(() -> answer(hostId, due));
+                if (!answered.isEmpty()) {
+                    due.put(hostId, answered);
                 }
             }
         } catch (RuntimeException e) {
             // the database may be away: the next notification or recheck tries again, the agent keeps forwarding
             log.debug("Agents' desired state not re-read: {}", e.toString());
         }
+        answer(due);
     }
 
-    private void answer(UUID hostId, List<Watch> due) {
+    /**
+     * Answers {@code due} (watches taken out of the set) with their hosts' current state, on the answering threads:
+     * the hosts split in one share per thread, each share's states built together ({@link AgentRealization#forAgents}).
+     */
+    private void answer(Map<UUID, List<Watch>> due) {
+        var hostIds = List.copyOf(due.keySet());
+        int share = Math.ceilDiv(hostIds.size(), ANSWERING_THREADS);
+        for (int from = 0; from < hostIds.size(); from += share) {
+            var part = hostIds.subList(from, Math.min(hostIds.size(), from + share));
+            answers.execute(() -> answer(part, due));
+        }
+    }
+
+    /** The states built first, then the requests handed out: a state that fails to build takes none. */
+    private void answer(List<UUID> hostIds, Map<UUID, List<Watch>> due) {
+        Map<UUID, AgentDesiredState> states = new HashMap<>();
         try {
-            var answer = ResponseEntity.ok(current(hostId));
-            due.forEach(w -> w.result().setResult(answer));
+            var desired = realization.forAgents(hostIds);
+            for (var hostId : hostIds) {
+                try {
+                    states.put(hostId, state(hostId, desired.get(hostId)));
+                } catch (RuntimeException e) {
+                    due.get(hostId).forEach(w -> w.result().setErrorResult(e)); // as if asked without after
+                }
+            }
+            var queued = requests.take(states.keySet());
+            states.forEach((hostId, state) -> {
+                var answer = ResponseEntity.ok(state.withRequests(queued.getOrDefault(hostId, List.of())));
+                due.get(hostId).forEach(w -> w.result().setResult(answer));
+            });
         } catch (RuntimeException e) {
-            due.forEach(w -> w.result().setErrorResult(e)); // a problem, as the same request answered at once
+            // the database went away: every watch not answered yet gets the problem (an answered one keeps its answer)
+            hostIds.forEach(hostId -> due.get(hostId).forEach(w -> w.result().setErrorResult(e)));
         }
     }
 

@@ -1,6 +1,10 @@
 package io.edp.manager.agent;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -99,15 +103,26 @@ class EngineRequests implements DatabaseNotifications.Subscriber {
 
     /** Hands the host's queued requests to its agent, each once, oldest first. */
     List<EngineRequest.Queued> take(UUID hostId) {
-        return jdbc.sql("""
+        return take(List.of(hostId)).getOrDefault(hostId, List.of());
+    }
+
+    /** {@link #take(UUID)} for many hosts in one statement: the hosts with requests, and theirs. */
+    Map<UUID, List<EngineRequest.Queued>> take(Collection<UUID> hostIds) {
+        Map<UUID, List<Row>> rows = new HashMap<>();
+        jdbc.sql("""
                         UPDATE engine_request SET delivered_at = now()
-                         WHERE host_id = :host AND delivered_at IS NULL AND deadline > now()
-                        RETURNING id, request::text, created_at""")
-                .param("host", hostId)
-                .query((rs, i) -> new Row(rs.getTimestamp(3).toInstant(), new EngineRequest.Queued(
-                        rs.getObject(1, UUID.class), EngineJson.MAPPER.readValue(rs.getString(2),
-                        EngineRequest.class))))
-                .list().stream().sorted((a, b) -> a.created().compareTo(b.created())).map(Row::queued).toList();
+                         WHERE host_id = ANY(:hosts) AND delivered_at IS NULL AND deadline > now()
+                        RETURNING host_id, id, request::text, created_at""")
+                .param("hosts", hostIds.toArray(UUID[]::new))
+                .query(rs -> {
+                    rows.computeIfAbsent(rs.getObject(1, UUID.class), host -> new ArrayList<>()).add(new Row(
+                            rs.getTimestamp(4).toInstant(), new EngineRequest.Queued(rs.getObject(2, UUID.class),
+                            EngineJson.MAPPER.readValue(rs.getString(3), EngineRequest.class))));
+                });
+        Map<UUID, List<EngineRequest.Queued>> taken = new HashMap<>();
+        rows.forEach((host, queued) -> taken.put(host, queued.stream().sorted(Comparator.comparing(Row::created))
+                .map(Row::queued).toList()));
+        return taken;
     }
 
     private record Row(Instant created, EngineRequest.Queued queued) {

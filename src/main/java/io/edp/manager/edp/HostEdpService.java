@@ -1,5 +1,10 @@
 package io.edp.manager.edp;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -71,20 +76,33 @@ public class HostEdpService {
         return find(hostId, "").map(HostEdpResponse::effective);
     }
 
+    /** {@link #effective(UUID)} of each of {@code hostIds} that exists, in one query. */
+    @Transactional(readOnly = true)
+    public Map<UUID, EdpSettings> effective(Collection<UUID> hostIds) {
+        Map<UUID, EdpSettings> effective = new HashMap<>();
+        jdbc.sql(SELECT + " WHERE h.host_id = ANY(:hostIds)").param("hostIds", hostIds.toArray(UUID[]::new))
+                .query(this::row).list().forEach(edp -> effective.put(edp.hostId(), edp.effective()));
+        return effective;
+    }
+
+    private static final String SELECT = """
+            SELECT h.host_id, h.profile, h.settings::text AS settings, p.settings::text AS profile_settings,
+                   h.version
+              FROM host_edp h LEFT JOIN edp_profile p ON p.name = h.profile""";
+
     private Optional<HostEdpResponse> find(UUID hostId, String lock) {
-        return jdbc.sql("""
-                        SELECT h.profile, h.settings::text AS settings, p.settings::text AS profile_settings, h.version
-                          FROM host_edp h LEFT JOIN edp_profile p ON p.name = h.profile
-                         WHERE h.host_id = :hostId""" + (lock.isEmpty() ? "" : lock + " OF h"))
+        return jdbc.sql(SELECT + " WHERE h.host_id = :hostId" + (lock.isEmpty() ? "" : lock + " OF h"))
                 .param("hostId", hostId)
-                .query((rs, rowNum) -> {
-                    var own = json.read(rs.getString("settings"));
-                    var profileSettings = rs.getString("profile_settings");
-                    var profile = profileSettings == null ? EdpSettings.NONE : json.read(profileSettings);
-                    return new HostEdpResponse(hostId, rs.getString("profile"), own,
-                            own.over(profile).over(EdpSettings.DEFAULTS), rs.getLong("version"));
-                })
+                .query(this::row)
                 .optional();
+    }
+
+    private HostEdpResponse row(ResultSet rs, int rowNum) throws SQLException {
+        var own = json.read(rs.getString("settings"));
+        var profileSettings = rs.getString("profile_settings");
+        var profile = profileSettings == null ? EdpSettings.NONE : json.read(profileSettings);
+        return new HostEdpResponse(rs.getObject("host_id", UUID.class), rs.getString("profile"), own,
+                own.over(profile).over(EdpSettings.DEFAULTS), rs.getLong("version"));
     }
 
     private static NotFoundException notFound(UUID hostId) {

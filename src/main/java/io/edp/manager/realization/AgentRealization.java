@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
+import io.edp.engine.EngineConfig;
 import io.edp.manager.engines.HostDataPath;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -38,14 +39,61 @@ public class AgentRealization {
     }
 
     /**
-     * What the host should run now, at its current desired generation; empty if the host is gone. One snapshot
-     * (REPEATABLE READ), so the generation names exactly the state built.
-     *
-     * @throws IllegalArgumentException when the settings do not make a valid engine configuration
+     * The engine configuration the host's agent runs, as far as the database can tell: the one built at the host's
+     * desired generation once its agent reported running that generation; empty while it runs an older one (or
+     * none), since only the current generation can be built: the database keeps no older settings.
      */
     @Transactional(readOnly = true, isolation = Isolation.REPEATABLE_READ)
-    public Optional<HostDataPath> desired(UUID hostId) {
-        return realizations.desiredGeneration(hostId).flatMap(generation -> desiredState.read(hostId, generation));
+    public Optional<EngineConfig> realizedByAgent(UUID hostId) {
+        return realizations.status(hostId).filter(status -> status.realizedGeneration() == status.desiredGeneration())
+                .flatMap(status -> desiredState.read(hostId, status.desiredGeneration()))
+                .map(HostDataPath::engine);
+    }
+
+    /** What an agent is to run: its host's desired state, or why its settings make no valid configuration. */
+    public sealed interface AgentDesired {
+
+        /** {@code desired}: without an engine (null) for a host not placed AGENT, whose manager runs it. */
+        record Runs(HostDataPath desired) implements AgentDesired {
+        }
+
+        record Invalid(String reason) implements AgentDesired {
+        }
+    }
+
+    /**
+     * What each of {@code hostIds} that exists should run now, at its current desired generation, as its agent is
+     * to run it. One snapshot (REPEATABLE READ) for them all, and a constant number of queries: the settings every
+     * host shares (rules, routes, gateways, collectors, syslog servers) read once, the hosts' own (names, EDP
+     * settings, NICs) one query each for all of them. A change that wakes many agents cost a transaction and a
+     * dozen queries per host before.
+     */
+    @Transactional(readOnly = true, isolation = Isolation.REPEATABLE_READ)
+    public Map<UUID, AgentDesired> forAgents(Collection<UUID> hostIds) {
+        record Row(UUID hostId, long generation, boolean placedAgent) {
+        }
+        var rows = jdbc.sql("""
+                        SELECT r.host_id, r.desired_generation, h.placement = 'AGENT'
+                          FROM host_realization r JOIN host h ON h.id = r.host_id WHERE r.host_id = ANY(:ids)""")
+                .param("ids", hostIds.toArray(UUID[]::new))
+                .query((rs, i) -> new Row(rs.getObject(1, UUID.class), rs.getLong(2), rs.getBoolean(3))).list();
+        var shared = desiredState.shared();
+        var inventories = desiredState.inventories(rows.stream().map(Row::hostId).toList());
+        var desired = new HashMap<UUID, AgentDesired>();
+        for (var row : rows) {
+            var inventory = inventories.get(row.hostId());
+            if (inventory == null) {
+                continue; // deleted meanwhile
+            }
+            try {
+                var built = desiredState.build(row.hostId(), row.generation(), inventory, shared);
+                desired.put(row.hostId(), new AgentDesired.Runs(row.placedAgent() ? built
+                        : new HostDataPath(built.hostId(), built.hostName(), built.generation(), null)));
+            } catch (IllegalArgumentException e) {
+                desired.put(row.hostId(), new AgentDesired.Invalid(e.getMessage()));
+            }
+        }
+        return desired;
     }
 
     /** The desired generation of each of {@code hostIds} that exists. */

@@ -1,5 +1,8 @@
 package io.edp.manager.realization;
 
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -25,7 +28,9 @@ import io.edp.manager.host.pnic.DriverSettings;
 import io.edp.manager.packetlog.PacketLogDirectory;
 import io.edp.manager.packetlog.SyslogServerResponse;
 import io.edp.manager.packetlog.SyslogServerService;
+import io.edp.manager.routing.GatewayResponse;
 import io.edp.manager.routing.GatewayService;
+import io.edp.manager.routing.RouteResponse;
 import io.edp.manager.routing.RouteService;
 import io.edp.manager.telemetry.IpfixCollectorService;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -73,40 +78,91 @@ class DesiredState {
                                int mtu) {
     }
 
+    /** What a host's own configuration is built from: its name, effective EDP settings and NICs. */
+    record Inventory(String name, EdpSettings settings, List<PhysicalPort> physical, List<VirtualPort> virtual) {
+    }
+
+    /**
+     * What every host's configuration takes from the global settings: read once for many hosts
+     * ({@link #build}), it is not read again for each.
+     */
+    record Shared(List<FirewallRuleResponse> rules, List<RouteResponse> routes, List<GatewayResponse> gateways,
+                  List<InetSocketAddress> ipfixCollectors, List<SyslogServerResponse> syslogServers) {
+    }
+
+    Shared shared() {
+        return new Shared(firewall.all(), routing.all(), gateways.all(), ipfixCollectors.all(), syslogServers.all());
+    }
+
     /**
      * What host {@code hostId} should run at {@code generation}; empty if the host is gone.
      *
      * @throws IllegalArgumentException when the settings do not make a valid engine configuration
      */
     Optional<HostDataPath> read(UUID hostId, long generation) {
-        var name = jdbc.sql("SELECT name FROM host WHERE id = :id").param("id", hostId).query(String.class).optional();
-        var settings = edp.effective(hostId);
-        if (name.isEmpty() || settings.isEmpty()) {
-            return Optional.empty();
-        }
-        var physical = jdbc.sql("""
-                        SELECT name, numa_node, rx_queues, rss, driver_kind, interface_name, pcap_input_file,
-                               pcap_output_file, mtu FROM physical_nic WHERE host_id = :id ORDER BY name""")
-                .param("id", hostId)
-                .query((rs, i) -> new PhysicalPort(rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getBoolean(4),
-                        rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8), rs.getInt(9)))
-                .list();
-        var virtual = jdbc.sql("""
-                        SELECT vm.name, vm.numa_node, n.mac, n.vlan, n.adapter_type, n.rx_queues, n.mtu
-                          FROM virtual_nic n JOIN vm ON vm.id = n.vm_id
-                         WHERE n.host_id = :id ORDER BY vm.name, n.mac""")
-                .param("id", hostId)
-                .query((rs, i) -> new VirtualPort(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getInt(4),
-                        rs.getString(5), rs.getInt(6), rs.getInt(7)))
-                .list();
-        if (physical.isEmpty() && virtual.isEmpty()) {
-            return Optional.of(new HostDataPath(hostId, name.get(), generation, null));
-        }
-        return Optional.of(new HostDataPath(hostId, name.get(), generation,
-                engineConfig(settings.get(), physical, virtual)));
+        return Optional.ofNullable(inventories(List.of(hostId)).get(hostId))
+                .map(inventory -> build(hostId, generation, inventory, shared()));
     }
 
-    private EngineConfig engineConfig(EdpSettings settings, List<PhysicalPort> physical, List<VirtualPort> virtual) {
+    /**
+     * The inventories of those of {@code hostIds} that exist, in four queries however many hosts: read with
+     * {@link #shared} in one snapshot, they build every host's configuration ({@link #build}).
+     */
+    Map<UUID, Inventory> inventories(Collection<UUID> hostIds) {
+        var ids = hostIds.toArray(UUID[]::new);
+        Map<UUID, String> names = new HashMap<>();
+        jdbc.sql("SELECT id, name FROM host WHERE id = ANY(:ids)").param("ids", ids)
+                .query(rs -> {
+                    names.put(rs.getObject(1, UUID.class), rs.getString(2));
+                });
+        var settings = edp.effective(hostIds);
+        Map<UUID, List<PhysicalPort>> physical = new HashMap<>();
+        jdbc.sql("""
+                        SELECT host_id, name, numa_node, rx_queues, rss, driver_kind, interface_name, pcap_input_file,
+                               pcap_output_file, mtu FROM physical_nic WHERE host_id = ANY(:ids) ORDER BY name""")
+                .param("ids", ids)
+                .query(rs -> {
+                    physical.computeIfAbsent(rs.getObject(1, UUID.class), id -> new ArrayList<>()).add(
+                            new PhysicalPort(rs.getString(2), rs.getInt(3), rs.getInt(4), rs.getBoolean(5),
+                                    rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9),
+                                    rs.getInt(10)));
+                });
+        Map<UUID, List<VirtualPort>> virtual = new HashMap<>();
+        jdbc.sql("""
+                        SELECT n.host_id, vm.name, vm.numa_node, n.mac, n.vlan, n.adapter_type, n.rx_queues, n.mtu
+                          FROM virtual_nic n JOIN vm ON vm.id = n.vm_id
+                         WHERE n.host_id = ANY(:ids) ORDER BY vm.name, n.mac""")
+                .param("ids", ids)
+                .query(rs -> {
+                    virtual.computeIfAbsent(rs.getObject(1, UUID.class), id -> new ArrayList<>()).add(
+                            new VirtualPort(rs.getString(2), rs.getInt(3), rs.getString(4), rs.getInt(5),
+                                    rs.getString(6), rs.getInt(7), rs.getInt(8)));
+                });
+        Map<UUID, Inventory> inventories = new HashMap<>();
+        names.forEach((id, name) -> {
+            if (settings.containsKey(id)) {
+                inventories.put(id, new Inventory(name, settings.get(id), physical.getOrDefault(id, List.of()),
+                        virtual.getOrDefault(id, List.of())));
+            }
+        });
+        return inventories;
+    }
+
+    /**
+     * What the host of {@code inventory} should run at {@code generation}.
+     *
+     * @throws IllegalArgumentException when the settings do not make a valid engine configuration
+     */
+    HostDataPath build(UUID hostId, long generation, Inventory inventory, Shared shared) {
+        if (inventory.physical().isEmpty() && inventory.virtual().isEmpty()) {
+            return new HostDataPath(hostId, inventory.name(), generation, null);
+        }
+        return new HostDataPath(hostId, inventory.name(), generation,
+                engineConfig(inventory.settings(), inventory.physical(), inventory.virtual(), shared));
+    }
+
+    private EngineConfig engineConfig(EdpSettings settings, List<PhysicalPort> physical, List<VirtualPort> virtual,
+                                      Shared shared) {
         var workers = settings.workersPerNumaNode() != null ? settings.workersPerNumaNode()
                 : defaultWorkers(physical, virtual);
         int workerCount = workers.values().stream().mapToInt(Integer::intValue).sum();
@@ -115,8 +171,8 @@ class DesiredState {
                 .mode(settings.engineMode())
                 .flowCache(settings.flowCacheConfig())
                 .tlb(settings.tlbConfig())
-                .ipfix(settings.ipfixConfig(ipfixCollectors.all()))
-                .packetLog(settings.packetLogConfig(syslogServers.all().stream()
+                .ipfix(settings.ipfixConfig(shared.ipfixCollectors()))
+                .packetLog(settings.packetLogConfig(shared.syslogServers().stream()
                         .map(SyslogServerResponse::engineServer).toList(), packetLogDirectory.dir()))
                 .mbufs(engines.mbufs())
                 .conntrackCapacity(engines.conntrackCapacity());
@@ -140,16 +196,16 @@ class DesiredState {
                     AdapterType.valueOf(nic.adapter())));
             portIds.put(nic.mac(), port++);
         }
-        for (var rule : firewall.all()) {
+        for (var rule : shared.rules()) {
             engineRule(rule, portIds).ifPresent(config::rule);
         }
-        for (var route : routing.all()) {
+        for (var route : shared.routes()) {
             var output = uplinks.get(route.output());
             if (output != null) {
                 config.route(new Route(route.prefix(), route.nextHopMac(), output, route.vlan()));
             }
         }
-        for (var gateway : gateways.all()) {
+        for (var gateway : shared.gateways()) {
             config.gateway(new Gateway(gateway.vlan(), gateway.ipv4(), gateway.ipv6()));
         }
         return config.build();

@@ -2,6 +2,7 @@ package io.edp.manager.security;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 
 import io.edp.manager.agent.AgentPrincipal;
 import io.edp.manager.agent.AgentTokens;
@@ -9,20 +10,23 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.security.authentication.BadCredentialsException;
+import org.springframework.security.authentication.InternalAuthenticationServiceException;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.authentication.preauth.PreAuthenticatedAuthenticationToken;
 import org.springframework.security.web.context.RequestAttributeSecurityContextRepository;
 import org.springframework.security.web.context.SecurityContextRepository;
+import org.springframework.transaction.TransactionException;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Authenticates {@code Authorization: Bearer <agent token>} as that host's agent (role AGENT), which the API chain
  * lets reach its own host's agent endpoints and nothing else. An unknown token is a 401 at once: it never falls
- * through to another kind of login.
+ * through to another kind of login. While the database cannot be read, 503 (Retry-After), as for accounts.
  */
 final class AgentTokenFilter extends OncePerRequestFilter {
 
@@ -46,7 +50,14 @@ final class AgentTokenFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        var agent = tokens.authenticate(header.substring(BEARER.length()).strip());
+        Optional<AgentPrincipal> agent;
+        try {
+            agent = tokens.authenticate(header.substring(BEARER.length()).strip());
+        } catch (DataAccessException | TransactionException e) {
+            // as for accounts: 503 with Retry-After while the database is away (the agent backs off), not a 500
+            entryPoint.commence(request, response, new InternalAuthenticationServiceException(e.getMessage(), e));
+            return;
+        }
         if (agent.isEmpty()) {
             entryPoint.commence(request, response, new BadCredentialsException("Unknown or replaced agent token"));
             return;

@@ -87,6 +87,7 @@ class AgentIntegrationTest {
         long generation = desiredGeneration(hostId);
         assertThat(JsonPath.<String>read(realizationOf(hostId), "$.state"))
                 .as("the reconciler pushed the embedded host but never claims the agent's").isEqualTo("PENDING");
+        assertThat(realization.realizedByAgent(hostId)).as("no agent has reported running it").isEmpty();
 
         var token = token(hostId);
         try (var agent = agent(token)) {
@@ -98,7 +99,7 @@ class AgentIntegrationTest {
                     + Files.readString(token)).build());
             assertThat(desired.statusCode()).isEqualTo(200);
             var config = EngineJson.config(EngineJson.MAPPER.readTree(desired.body()).get("engine"));
-            var built = realization.desired(hostId).orElseThrow().engine();
+            var built = realization.realizedByAgent(hostId).orElseThrow();
             assertThat(config).isEqualTo(built);
             assertThat(config.firewallRules()).hasSize(1);
             assertThat(config.routes()).hasSize(1);
