@@ -190,6 +190,9 @@ class AgentIntegrationTest {
         assertThat(agentCall(tokenA, "PUT", "/api/v1/hosts/" + a, """
                 {"name": "esx-a", "managementAddress": "192.0.2.11", "placement": "EMBEDDED",
                  "numaNodes": [{"id": 0, "cpuCores": [0, 1]}]}""")).isEqualTo(403);
+        assertThat(jdbc.queryForList("SELECT method FROM audit_event WHERE username = 'agent:esx-a' AND status = 403"
+                + " ORDER BY id", String.class)).as("the refused writes in the audit trail, by the agent's name")
+                .containsExactly("POST", "PUT");
         assertThat(basicCall("agent-viewer", "viewer-secret", "POST", "/api/v1/hosts/" + a + "/agent-token", null))
                 .as("a viewer issuing a token").isEqualTo(403);
         assertThat(agentCall("not-a-token", "GET", "/api/v1/agent/hosts/esx-a/desired-state", null)).isEqualTo(401);
