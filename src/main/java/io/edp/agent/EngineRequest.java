@@ -14,14 +14,18 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import tools.jackson.databind.JsonNode;
 
 /**
- * An operator's action on the engine of a host placed AGENT, as it travels to the agent: one {@link HostEngine}
- * operation and its arguments (the engine's records, as {@link EngineJson} writes them). The manager queues it, the
- * agent's long poll carries it ({@link AgentDesiredState#requests}), the agent {@link #run}s it on its engine and
- * answers with an {@link AgentAnswer}. Captures are not among them: their pcap file is written on the agent's
+ * An operator's action on a host's engine, as it travels to whoever runs that engine: one {@link HostEngine}
+ * operation and its arguments (the engine's records, as {@link EngineJson} writes them). The manager queues it; for
+ * a host placed AGENT the agent's long poll carries it ({@link AgentDesiredState#requests}), for a host placed
+ * EMBEDDED the replica running the embedded engines takes it; either {@link #run}s it on the engine and answers with
+ * an {@link AgentAnswer}. Captures are not among them: their pcap file is written on the agent's
  * machine, which the manager cannot serve.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
 @JsonSubTypes({
+        @JsonSubTypes.Type(value = EngineRequest.Config.class, name = "CONFIG"),
+        @JsonSubTypes.Type(value = EngineRequest.Stats.class, name = "STATS"),
+        @JsonSubTypes.Type(value = EngineRequest.Generation.class, name = "GENERATION"),
         @JsonSubTypes.Type(value = EngineRequest.FlushFlowCaches.class, name = "FLUSH_FLOW_CACHES"),
         @JsonSubTypes.Type(value = EngineRequest.TopFlows.class, name = "TOP_FLOWS"),
         @JsonSubTypes.Type(value = EngineRequest.RuleStats.class, name = "RULE_STATS"),
@@ -58,6 +62,28 @@ public sealed interface EngineRequest {
             return AgentAnswer.refused(409, null, "The engine stopped meanwhile: " + e.getMessage());
         } catch (RuntimeException e) {
             return AgentAnswer.refused(500, null, e.toString());
+        }
+    }
+
+    record Config() implements EngineRequest {
+        @Override
+        public Object run(HostEngine engine) {
+            return engine.config();
+        }
+    }
+
+    record Stats() implements EngineRequest {
+        @Override
+        public Object run(HostEngine engine) {
+            return engine.stats();
+        }
+    }
+
+    record Generation() implements EngineRequest {
+        @Override
+        public Object run(HostEngine engine) {
+            var generation = engine.generation();
+            return generation.isPresent() ? generation.getAsLong() : null;
         }
     }
 
@@ -158,7 +184,7 @@ public sealed interface EngineRequest {
     record Queued(
             @Schema(description = "Id of the request", example = "5f0c2a8e-7d1b-4c9a-9e3f-1a2b3c4d5e6f") UUID id,
             @Schema(implementation = JsonNode.class, type = "object", description = "The operation (`kind`: "
-                    + "FLUSH_FLOW_CACHES, TOP_FLOWS, RULE_STATS, CONNECTION_STATS, LIST_CONNECTIONS, "
+                    + "CONFIG, STATS, GENERATION, FLUSH_FLOW_CACHES, TOP_FLOWS, RULE_STATS, CONNECTION_STATS, LIST_CONNECTIONS, "
                     + "CLEAR_CONNECTIONS, TRACE, IPFIX_STATS, PACKET_LOG_STATS, START_TRAFFIC, TRAFFIC, STOP_TRAFFIC, "
                     + "FLOW_RECEIVED) and its arguments: io.edp.agent.EngineRequest as JSON")
             EngineRequest request) {

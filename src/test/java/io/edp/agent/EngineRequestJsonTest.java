@@ -46,7 +46,9 @@ class EngineRequestJsonTest {
         assertThat(read.frame()).containsExactly(1, 2, 3);
 
         var run = new TrafficRun("vmnic0", true, Instant.parse("2026-12-03T10:00:00Z"),
-                Instant.parse("2026-12-03T10:00:01Z"), 100, 98, Map.of("FIREWALL", 2L), 0, 0);
+                Instant.parse("2026-12-03T10:00:01Z"), 100, 98, Map.of("FIREWALL", 2L), 0, 0,
+                new TrafficProfile(10, 64, 0, 100, 0, 0, 100, null, "02:00:00:00:00:aa", "00:50:56:aa:bb:01", 0,
+                        "10.0.0.0", "10.128.0.0", 1, 0, 0));
         var answer = EngineJson.MAPPER.readValue(EngineJson.MAPPER.writeValueAsString(AgentAnswer.of(run)),
                 AgentAnswer.class);
         assertThat(EngineJson.MAPPER.convertValue(answer.result(), new TypeReference<TrafficRun>() { }))

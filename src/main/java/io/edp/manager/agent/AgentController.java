@@ -90,7 +90,7 @@ class AgentController {
             return result;
         }
         var watch = watches.await(agent.hostId(), after, duration);
-        if (requests.queued(agent.hostId())) {
+        if (requests.queued(agent.hostId(), Placement.AGENT)) {
             // queued before the watch was in place, so its wake-up found none: answer now
             watches.wake(agent.hostId());
         }

@@ -2,18 +2,21 @@ package io.edp.manager.agent;
 
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.UUID;
 
 import io.edp.manager.engines.HostEngine;
 import io.edp.manager.engines.RemoteEngines;
 import io.edp.manager.realization.AgentRealization;
+import io.edp.manager.realization.EngineProperties;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
 /**
- * The engines of hosts placed AGENT, as their agents last reported them ({@link AgentEngine}). Asked only for hosts
- * without an engine in this process; while the database is away none is found, as before there were agents, so the
- * statistics endpoints answer 404 rather than fail.
+ * The engines of hosts placed AGENT, as their agents last reported them ({@link AgentEngine}), and, on a replica
+ * that runs no embedded engines, those of hosts placed EMBEDDED, reached through the replica that runs them
+ * ({@link RelayedEngine}). Asked only for hosts without an engine in this process; while the database is away none
+ * is found, as before there were agents, so the statistics endpoints answer 404 rather than fail.
  */
 @Component
 class AgentEngines implements RemoteEngines {
@@ -22,25 +25,47 @@ class AgentEngines implements RemoteEngines {
     private final AgentRealization realization;
     private final AgentProperties properties;
     private final EngineRequests requests;
+    /** Whether this replica runs the embedded engines: if not, it relays to the one that does. */
+    private final boolean embeddedHere;
 
     AgentEngines(AgentRepository agents, AgentRealization realization, AgentProperties properties,
-                 EngineRequests requests) {
+                 EngineRequests requests, EngineProperties engines) {
         this.agents = agents;
         this.realization = realization;
         this.properties = properties;
         this.requests = requests;
+        this.embeddedHere = engines.embedded();
     }
 
     @Override
     public Optional<HostEngine> engine(UUID hostId) {
-        return snapshot(hostId).map(snapshot -> new AgentEngine(hostId, snapshot,
+        var agent = snapshot(hostId).<HostEngine>map(snapshot -> new AgentEngine(hostId, snapshot,
                 () -> realization.realizedByAgent(hostId), properties.statsStaleAfter(), requests));
+        return agent.isPresent() ? agent : relayed(hostId);
+    }
+
+    @Override
+    public Set<UUID> hosts() {
+        try {
+            return agents.remoteEngineHosts(!embeddedHere);
+        } catch (DataAccessException e) {
+            return Set.of();
+        }
     }
 
     @Override
     public OptionalLong generation(UUID hostId) {
-        return snapshot(hostId).map(snapshot -> OptionalLong.of(snapshot.generation()))
-                .orElse(OptionalLong.empty());
+        return engine(hostId).map(HostEngine::generation).orElse(OptionalLong.empty());
+    }
+
+    /** The engine of a host placed EMBEDDED when another replica runs it. */
+    private Optional<HostEngine> relayed(UUID hostId) {
+        try {
+            return !embeddedHere && agents.placedEmbedded(hostId)
+                    ? Optional.of(new RelayedEngine(hostId, requests)) : Optional.empty();
+        } catch (DataAccessException e) {
+            return Optional.empty();
+        }
     }
 
     private Optional<AgentRepository.StoredStats> snapshot(UUID hostId) {

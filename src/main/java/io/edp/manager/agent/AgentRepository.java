@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -109,6 +110,21 @@ class AgentRepository implements AgentConnections {
                 .query((rs, i) -> new StoredStats(rs.getString(1), rs.getTimestamp(2).toInstant(),
                         rs.getTimestamp(3).toInstant(), rs.getLong(4)))
                 .optional();
+    }
+
+    /** Hosts placed AGENT whose agent reported statistics, and if {@code embedded} every host placed EMBEDDED. */
+    Set<UUID> remoteEngineHosts(boolean embedded) {
+        return Set.copyOf(jdbc.sql("""
+                        SELECT h.id FROM host h LEFT JOIN host_agent a ON a.host_id = h.id
+                         WHERE (h.placement = 'AGENT' AND a.stats IS NOT NULL)
+                            OR (h.placement = 'EMBEDDED' AND :embedded)""")
+                .param("embedded", embedded).query(UUID.class).list());
+    }
+
+    /** Whether the host exists and is placed EMBEDDED. */
+    boolean placedEmbedded(UUID hostId) {
+        return jdbc.sql("SELECT EXISTS (SELECT 1 FROM host WHERE id = :id AND placement = 'EMBEDDED')")
+                .param("id", hostId).query(Boolean.class).single();
     }
 
     @Override

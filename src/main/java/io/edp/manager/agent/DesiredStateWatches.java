@@ -16,6 +16,7 @@ import io.edp.agent.EngineJson;
 import io.edp.manager.api.ConflictException;
 import io.edp.manager.database.DatabaseNotifications;
 import io.edp.manager.database.NotificationChannel;
+import io.edp.manager.host.Placement;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.realization.AgentRealization;
 import io.edp.manager.realization.AgentRealization.AgentDesired;
@@ -74,7 +75,7 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
      */
     AgentDesiredState current(UUID hostId) {
         var state = state(hostId, realization.forAgents(List.of(hostId)).get(hostId));
-        return state.withRequests(requests.take(hostId));
+        return state.withRequests(requests.take(hostId, Placement.AGENT));
     }
 
     private static AgentDesiredState state(UUID hostId, AgentDesired desired) {
@@ -184,7 +185,7 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
                     due.get(hostId).forEach(w -> w.result().setErrorResult(e)); // as if asked without after
                 }
             }
-            var queued = requests.take(states.keySet());
+            var queued = requests.take(states.keySet(), Placement.AGENT);
             states.forEach((hostId, state) -> {
                 var answer = ResponseEntity.ok(state.withRequests(queued.getOrDefault(hostId, List.of())));
                 due.get(hostId).forEach(w -> w.result().setResult(answer));

@@ -1,5 +1,6 @@
 package io.edp.manager.agent;
 
+import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -24,6 +25,7 @@ import io.edp.manager.api.NotFoundException;
 import io.edp.manager.database.DatabaseNotifications;
 import io.edp.manager.database.NotificationChannel;
 import io.edp.manager.host.AgentStatus;
+import io.edp.manager.host.Placement;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -32,8 +34,10 @@ import org.springframework.web.server.ResponseStatusException;
 import tools.jackson.core.type.TypeReference;
 
 /**
- * Operators' requests to the engines of hosts placed AGENT, queued in the engine_request table so that any replica
- * may take one while the agent long-polls any other (V6_4 says how a request travels). The caller waits for the
+ * Operators' requests to the engines of hosts placed AGENT, and of hosts placed EMBEDDED from a replica that runs
+ * no embedded engines, queued in the engine_request table so that any replica may take one while the agent
+ * long-polls any other, or the replica running the embedded engines listens (V6_4 says how a request travels;
+ * {@link EmbeddedEngineRequests} executes them there). The caller waits for the
  * answer, woken by the database's notification of it ({@link NotificationChannel#ENGINE_ANSWER}), for at most
  * {@code edp.agent.request-timeout}; the answer becomes what an embedded engine would have returned or thrown, so
  * the REST API answers alike for both placements. No answer in time: 504, saying whether the agent is connected.
@@ -101,19 +105,23 @@ class EngineRequests implements DatabaseNotifications.Subscriber {
         }
     }
 
-    /** Hands the host's queued requests to its agent, each once, oldest first. */
-    List<EngineRequest.Queued> take(UUID hostId) {
-        return take(List.of(hostId)).getOrDefault(hostId, List.of());
+    /**
+     * Hands the host's queued requests to the executor of its placement (its agent, or the replica running the
+     * embedded engines), each once, oldest first; none when the host is placed otherwise.
+     */
+    List<EngineRequest.Queued> take(UUID hostId, Placement placement) {
+        return take(List.of(hostId), placement).getOrDefault(hostId, List.of());
     }
 
-    /** {@link #take(UUID)} for many hosts in one statement: the hosts with requests, and theirs. */
-    Map<UUID, List<EngineRequest.Queued>> take(Collection<UUID> hostIds) {
+    /** {@link #take(UUID, Placement)} for many hosts in one statement: the hosts with requests, and theirs. */
+    Map<UUID, List<EngineRequest.Queued>> take(Collection<UUID> hostIds, Placement placement) {
         Map<UUID, List<Row>> rows = new HashMap<>();
         jdbc.sql("""
-                        UPDATE engine_request SET delivered_at = now()
-                         WHERE host_id = ANY(:hosts) AND delivered_at IS NULL AND deadline > now()
-                        RETURNING host_id, id, request::text, created_at""")
-                .param("hosts", hostIds.toArray(UUID[]::new))
+                        UPDATE engine_request r SET delivered_at = now() FROM host h
+                         WHERE r.host_id = ANY(:hosts) AND h.id = r.host_id AND h.placement = :placement
+                           AND r.delivered_at IS NULL AND r.deadline > now()
+                        RETURNING r.host_id, r.id, r.request::text, r.created_at""")
+                .param("hosts", hostIds.toArray(UUID[]::new)).param("placement", placement.name())
                 .query(rs -> {
                     rows.computeIfAbsent(rs.getObject(1, UUID.class), host -> new ArrayList<>()).add(new Row(
                             rs.getTimestamp(4).toInstant(), new EngineRequest.Queued(rs.getObject(2, UUID.class),
@@ -128,16 +136,22 @@ class EngineRequests implements DatabaseNotifications.Subscriber {
     private record Row(Instant created, EngineRequest.Queued queued) {
     }
 
-    /** Whether the host has requests its agent has not been handed yet. */
-    boolean queued(UUID hostId) {
-        return jdbc.sql("SELECT EXISTS (SELECT 1 FROM engine_request WHERE host_id = :host AND delivered_at IS NULL "
-                        + "AND deadline > now())")
-                .param("host", hostId).query(Boolean.class).single();
+    /** Whether the host, placed {@code placement}, has requests not handed out yet. */
+    boolean queued(UUID hostId, Placement placement) {
+        return !hostsWithQueued(placement, hostId).isEmpty();
     }
 
-    /** Hosts with requests their agents have not been handed yet. */
-    List<UUID> hostsWithQueued() {
-        return jdbc.sql("SELECT DISTINCT host_id FROM engine_request WHERE delivered_at IS NULL AND deadline > now()")
+    /** Hosts placed {@code placement} with requests not handed out yet. */
+    List<UUID> hostsWithQueued(Placement placement) {
+        return hostsWithQueued(placement, null);
+    }
+
+    private List<UUID> hostsWithQueued(Placement placement, UUID onlyHost) {
+        return jdbc.sql("""
+                        SELECT DISTINCT r.host_id FROM engine_request r JOIN host h ON h.id = r.host_id
+                         WHERE h.placement = :placement AND r.delivered_at IS NULL AND r.deadline > now()
+                           AND (CAST(:host AS uuid) IS NULL OR r.host_id = :host)""")
+                .param("placement", placement.name()).param("host", onlyHost, Types.OTHER)
                 .query(UUID.class).list();
     }
 
@@ -175,6 +189,12 @@ class EngineRequests implements DatabaseNotifications.Subscriber {
     }
 
     private ResponseStatusException notAnswered(UUID hostId) {
+        if (agents.placedEmbedded(hostId)) {
+            return new ResponseStatusException(HttpStatus.GATEWAY_TIMEOUT, "The replica running the embedded "
+                    + "engines (edp.engines.embedded) did not answer for host " + hostId + " within "
+                    + properties.requestTimeout().toMillis() + " ms (edp.agent.request-timeout); nothing was done "
+                    + "unless it received the request.");
+        }
         var status = agents.of(List.of(hostId)).getOrDefault(hostId, AgentStatus.NONE);
         var connected = status.connected() ? "it is connected (last seen " + status.lastSeen() + ")"
                 : status.lastSeen() == null ? "it has never connected"
@@ -191,7 +211,7 @@ class EngineRequests implements DatabaseNotifications.Subscriber {
             case 404 -> new NotFoundException(error.message());
             case 409 -> new ConflictException(error.message());
             default -> new ResponseStatusException(HttpStatus.BAD_GATEWAY, "The engine of host " + hostId
-                    + " failed the request in its agent: " + error.message());
+                    + " failed the request: " + error.message());
         };
     }
 

@@ -4,6 +4,7 @@ import java.util.UUID;
 
 import io.edp.manager.database.DatabaseNotifications;
 import io.edp.manager.database.NotificationChannel;
+import io.edp.manager.host.Placement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -39,7 +40,7 @@ class QueuedRequestWakeups implements DatabaseNotifications.Subscriber {
     @Override
     public void missed() {
         try {
-            requests.hostsWithQueued().forEach(watches::wake);
+            requests.hostsWithQueued(Placement.AGENT).forEach(watches::wake);
         } catch (RuntimeException e) {
             log.debug("Hosts with queued engine requests not re-read: {}", e.toString());
         }

@@ -1,5 +1,6 @@
 package io.edp.manager.engines;
 
+import java.util.HashSet;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -90,6 +91,9 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
             try {
                 host.slot.push(desired.engine());
                 host.generation = desired.generation();
+                if (host.handle != null) {
+                    host.handle.runs(desired.generation());
+                }
             } catch (RuntimeException e) {
                 failure[0] = e; // a refused live change leaves the engine as it was; a failed rebuild leaves none
             }
@@ -117,6 +121,13 @@ class EmbeddedEngines implements HostEngines, DisposableBean {
     @Override
     public Set<UUID> hosts() {
         return Set.copyOf(engines.keySet());
+    }
+
+    @Override
+    public Set<UUID> reachable() {
+        var hosts = new HashSet<>(engines.keySet());
+        hosts.addAll(remote.hosts());
+        return hosts;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.edp.manager.engines;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.UUID;
 
 import io.edp.engine.EngineConfig;
@@ -34,6 +35,9 @@ public interface HostEngine {
 
     /** The configuration the engine runs: its ports, vNICs and rules name what the operations below address. */
     EngineConfig config();
+
+    /** The host's desired generation this engine runs; empty where its owner does not track it (in an agent). */
+    OptionalLong generation();
 
     /** A statistics snapshot of workers, flow caches, NIC queues, TLB, verifier and drops; it says when it was taken. */
     EngineStats stats();

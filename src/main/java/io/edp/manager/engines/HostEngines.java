@@ -34,6 +34,12 @@ public interface HostEngines {
     /** Hosts that have an engine here. */
     Set<UUID> hosts();
 
+    /**
+     * Hosts whose engine {@link #engine} reaches, wherever it runs: here, in an agent that reported, or (from a
+     * replica without engines) on the replica running the embedded engines.
+     */
+    Set<UUID> reachable();
+
     /** The host's running engine, if it has one: statistics, traffic, captures and traces go through it. */
     Optional<HostEngine> engine(UUID hostId);
 

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,9 +44,11 @@ public final class InProcessEngine implements HostEngine {
     private final Engine engine;
     private final Map<UUID, CaptureSession> captures = new ConcurrentHashMap<>();
     private Run run; // guarded by this
+    private volatile OptionalLong generation = OptionalLong.empty();
 
     /** A started profile and the counters it started from. */
-    private record Run(String nic, TrafficGenerator generator, Instant startedAt, Totals before) {
+    private record Run(String nic, TrafficProfile profile, TrafficGenerator generator, Instant startedAt,
+                       Totals before) {
     }
 
     private record Totals(long received, long lost, long reordered, Map<DropReason, Long> dropped) {
@@ -58,6 +61,16 @@ public final class InProcessEngine implements HostEngine {
     /** The engine itself, for its owner (start, apply, stop, health). */
     Engine engine() {
         return engine;
+    }
+
+    /** The engine runs the host's desired generation {@code generation} (said by its owner after each push). */
+    void runs(long generation) {
+        this.generation = OptionalLong.of(generation);
+    }
+
+    @Override
+    public OptionalLong generation() {
+        return generation;
     }
 
     @Override
@@ -167,7 +180,7 @@ public final class InProcessEngine implements HostEngine {
         } catch (IllegalArgumentException e) {
             throw new InvalidRequestException("profile", e.getMessage());
         }
-        run = new Run(nic, generator, Instant.now(), before);
+        run = new Run(nic, profile, generator, Instant.now(), before);
         return counters(run);
     }
 
@@ -205,7 +218,7 @@ public final class InProcessEngine implements HostEngine {
         });
         return new TrafficRun(run.nic(), !run.generator().finished(), run.startedAt(), Instant.now(),
                 run.generator().sent(), now.received() - run.before().received(), dropped,
-                now.lost() - run.before().lost(), now.reordered() - run.before().reordered());
+                now.lost() - run.before().lost(), now.reordered() - run.before().reordered(), run.profile());
     }
 
     private Totals totals() {

@@ -2,6 +2,7 @@ package io.edp.manager.engines;
 
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -13,6 +14,9 @@ public interface RemoteEngines {
 
     /** The engine of the host's agent, if the host is placed AGENT and its agent has reported statistics. */
     Optional<HostEngine> engine(UUID hostId);
+
+    /** The hosts whose engine {@link #engine} reaches. */
+    Set<UUID> hosts();
 
     /** The generation the agent's engine ran at its last statistics snapshot. */
     OptionalLong generation(UUID hostId);

@@ -26,8 +26,11 @@ import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
- * The open statistics streams: one scheduler thread sends every stream its snapshot per interval, so a stream holds
- * no request thread, no database connection and no permit of the database's bulkhead while it is open. A stream ends
+ * The open statistics streams: one scheduler thread times every stream's ticks, and each tick reads and sends its
+ * snapshot on a virtual thread of its own, so a stream holds no request thread, no database connection and no permit
+ * of the database's bulkhead while it is open, and a slow engine (an agent's, whose reads are round trips, or one
+ * that does not answer) delays only its own stream: a tick due while the stream's previous one still runs is
+ * skipped, and a read the engine did not answer in time (504) sends nothing. A stream ends
  * (an {@code end} event, then the response completes) when its host's engine goes: the host was deleted, or it has no
  * engine any more.
  */
@@ -77,6 +80,7 @@ class StatsStreams {
         private final SseEmitter emitter;
         private final AtomicLong sequence = new AtomicLong();
         private final AtomicBoolean ended = new AtomicBoolean();
+        private final AtomicBoolean ticking = new AtomicBoolean();
         private volatile ScheduledFuture<?> schedule;
 
         Stream(UUID hostId, SseEmitter emitter) {
@@ -88,13 +92,29 @@ class StatsStreams {
             emitter.onCompletion(this::release);
             emitter.onTimeout(this::release);
             emitter.onError(failure -> release());
-            schedule = ticks.scheduleAtFixedRate(this::tick, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+            schedule = ticks.scheduleAtFixedRate(this::due, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
             if (ended.get()) {
                 schedule.cancel(false); // it ended before it was scheduled
             }
         }
 
+        /** On the scheduler: the tick runs apart, unless the previous one still runs. */
+        private void due() {
+            if (ticking.compareAndSet(false, true)) {
+                Thread.ofVirtual().name("edp-stats-stream-" + hostId).start(() -> {
+                    try {
+                        tick();
+                    } finally {
+                        ticking.set(false);
+                    }
+                });
+            }
+        }
+
         private void tick() {
+            if (ended.get()) {
+                return;
+            }
             try {
                 var engine = engines.engine(hostId);
                 if (engine.isEmpty()) {
@@ -109,10 +129,18 @@ class StatsStreams {
                         .data(snapshot(engine.get()), MediaType.APPLICATION_JSON));
             } catch (IllegalStateException engineClosedMeanwhile) {
                 // the engine was stopped between the lookup and the snapshot: the next tick sees what replaced it
+            } catch (ResponseStatusException e) {
+                if (e.getStatusCode() != HttpStatus.GATEWAY_TIMEOUT) {
+                    end(e);
+                } // else the engine did not answer in time: nothing to send, the next tick asks again
             } catch (IOException | RuntimeException clientGone) {
-                emitter.completeWithError(clientGone);
-                release();
+                end(clientGone);
             }
+        }
+
+        private void end(Exception failure) {
+            emitter.completeWithError(failure);
+            release();
         }
 
         private StatsSnapshot snapshot(HostEngine engine) {
@@ -122,7 +150,7 @@ class StatsStreams {
                     TlbReport.of(stats.takenAt(), stats.tlb()), StatsReports.nicQueues(stats),
                     engine.topFlows().flows().stream().sorted(BUSIEST_FIRST).limit(StatsSnapshot.TOP_FLOWS)
                             .map(FlowEntry::of).toList(),
-                    traffic.current(hostId).orElse(null));
+                    traffic.current(engine).orElse(null));
         }
 
         /** Once, whichever way the stream ends: stop its ticks and give its place back. */

@@ -1,26 +1,23 @@
 package io.edp.manager.traffic;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.nic.loopback.TrafficProfile;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
-import io.edp.manager.engines.EngineLifecycle;
 import io.edp.manager.engines.HostEngine;
 import io.edp.manager.engines.HostEngines;
 import io.edp.manager.engines.TrafficRun;
-import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
 
 /**
  * Traffic runs on the loopback NICs of the hosts' engines, one per host at a time. Counters of a run are the
- * engine's and the sinks' since the run started. A run belongs to the engine it started on: when the host's engine
- * stops (host deleted, or rebuilt because its workers changed), the run ends and is forgotten.
+ * engine's and the sinks' since the run started. A run belongs to the engine it started on, which keeps it with its
+ * profile: any replica reads or stops it through the host's engine, and when the engine stops (host deleted, or
+ * rebuilt because its workers changed), the run ends and is forgotten with it.
  */
 @Service
 public class TrafficService {
@@ -28,43 +25,26 @@ public class TrafficService {
     private static final String SOURCE_MAC = "02:00:00:00:00:aa";
 
     private final HostEngines engines;
-    private final Map<UUID, Run> runs = new ConcurrentHashMap<>();
 
     TrafficService(HostEngines engines) {
         this.engines = engines;
     }
 
-    /** A profile started on an engine: the engine counts it, the request is what the API shows beside. */
-    private record Run(HostEngine engine, TrafficRequest request) {
-    }
-
-    synchronized TrafficStatus start(UUID hostId, TrafficRequest request) {
-        var engine = engines.require(hostId);
-        var started = engine.startTraffic(request.nic(), profile(request));
-        runs.put(hostId, new Run(engine, request));
-        return status(started, request);
-    }
-
-    /** A run ends with its engine (host deleted, engine rebuilt): forget it, and the engine's handle with it. */
-    @EventListener
-    void engineStopped(EngineLifecycle.Stopped stopped) {
-        runs.computeIfPresent(stopped.hostId(), (id, run) -> run.engine() == stopped.engine() ? null : run);
+    TrafficStatus start(UUID hostId, TrafficRequest request) {
+        return status(engines.require(hostId).startTraffic(request.nic(), profile(request)));
     }
 
     TrafficStatus status(UUID hostId) {
-        var run = run(hostId);
-        return status(run.engine().traffic().orElseThrow(() -> notStarted(hostId)), run.request());
+        return status(engines.require(hostId).traffic().orElseThrow(() -> notStarted(hostId)));
     }
 
-    /** The host's run, if one was started on its current engine: what the statistics stream shows beside it. */
-    public Optional<TrafficStatus> current(UUID hostId) {
-        return Optional.ofNullable(runs.get(hostId))
-                .flatMap(run -> run.engine().traffic().map(counters -> status(counters, run.request())));
+    /** The run last started on {@code engine}, if any: what the statistics stream shows beside it. */
+    public Optional<TrafficStatus> current(HostEngine engine) {
+        return engine.traffic().map(TrafficService::status);
     }
 
     TrafficStatus stop(UUID hostId) {
-        var run = run(hostId);
-        return status(run.engine().stopTraffic().orElseThrow(() -> notStarted(hostId)), run.request());
+        return status(engines.require(hostId).stopTraffic().orElseThrow(() -> notStarted(hostId)));
     }
 
     /** Frames of flow {@code flowId} that reached any sink of the host's engine since it started. */
@@ -77,21 +57,21 @@ public class TrafficService {
         return engine.flowReceived(flowId);
     }
 
-    private Run run(UUID hostId) {
-        var run = runs.get(hostId);
-        if (run == null) {
-            throw notStarted(hostId);
-        }
-        return run;
-    }
-
     private static NotFoundException notStarted(UUID hostId) {
         return new NotFoundException("No traffic was started on host " + hostId);
     }
 
-    private static TrafficStatus status(TrafficRun run, TrafficRequest request) {
+    private static TrafficStatus status(TrafficRun run) {
         return new TrafficStatus(run.nic(), run.running(), run.startedAt(), run.takenAt(), run.sent(),
-                run.received(), run.dropped(), run.lost(), run.reordered(), request);
+                run.received(), run.dropped(), run.lost(), run.reordered(), request(run.nic(), run.profile()));
+    }
+
+    /** The request of {@link #profile} back, every default filled in. */
+    private static TrafficRequest request(String nic, TrafficProfile p) {
+        return new TrafficRequest(nic, p.flows(), p.frameBytes(), p.packetsPerSecond(), p.udpPercent(),
+                p.tcpPercent(), p.ipv6Percent(), p.packets(),
+                p.duration() == null ? null : Math.toIntExact(p.duration().toSeconds()), p.destinationMac(), p.vlan(),
+                p.sourceBase(), p.destinationBase(), p.destinations());
     }
 
     private static TrafficProfile profile(TrafficRequest r) {

@@ -21,5 +21,5 @@ public record TrafficStatus(
         long lost,
         @Schema(description = "Frames that arrived after a later frame of their flow", example = "0")
         long reordered,
-        @Schema(description = "The profile") TrafficRequest profile) {
+        @Schema(description = "The profile, every default filled in") TrafficRequest profile) {
 }

@@ -34,11 +34,13 @@ import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Operator actions on the engine of a host placed AGENT travel to its agent and answer as for an embedded host.
- * Two replicas on one PostgreSQL: this test's manager (A, which also runs the embedded engines) takes every operator
- * request, while the agent, a real {@code edp agent} process, long-polls only a second manager process (B). The same
- * operations, with the same expected values, run against an embedded host and the agent's host, and their answers
- * have the same members. Then, the agent killed, a command is answered 504 saying that the agent is not connected.
+ * Operator actions on the engine of a host placed AGENT travel to its agent and answer as for an embedded host; so
+ * do those on an embedded host taken by a replica that runs no engines. Two replicas on one PostgreSQL: this test's
+ * manager (A, which also runs the embedded engines) takes the operator requests, while the agent, a real {@code edp
+ * agent} process, long-polls only a second manager process (B, {@code edp.engines.embedded=false}). The same
+ * operations, with the same expected values, run against an embedded host through A, the agent's host through A, and
+ * a second embedded host through B (relayed to A's engine), and their answers have the same members. Then, the agent
+ * killed, a command is answered 504 saying that the agent is not connected.
  */
 @DirtiesContext
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
@@ -83,6 +85,7 @@ class AgentEngineRequestsTest {
                 {"name": "udp-in", "priority": 10, "source": "10.0.0.0/24", "destination": "any", "protocol": "udp",
                  "action": "ALLOW"}""", 201).body(), "$.id");
         var embedded = api.writeHostWithAVm("esx-embedded", OPERATOR, SECRET).hostId();
+        var embeddedViaB = api.writeHostWithAVm("esx-embedded-b", OPERATOR, SECRET).hostId();
         var agentHost = api.writeHostWithAVm("esx-agent", "AGENT", OPERATOR, SECRET).hostId();
         var token = dir.resolve("token");
         Files.writeString(token, JsonPath.<String>read(send("POST", "/api/v1/hosts/" + agentHost + "/agent-token",
@@ -96,18 +99,52 @@ class AgentEngineRequestsTest {
             try (var agent = EdpProcess.start("agent", dir.resolve("agent.log"), List.of("agent", "--manager",
                     replicaB.api().base(), "--host", "esx-agent", "--token-file", token.toString(),
                     "--pcap-dir", dir.resolve("pcap").toString(), "--stats-interval", "300ms"))) {
-                var onEmbedded = operations(embedded, rule);
+                var a = new Replica(api, OPERATOR, SECRET);
+                var onEmbedded = operations(a, embedded, rule);
                 Map<String, HttpResponse<String>> onAgent;
                 try {
-                    onAgent = operations(agentHost, rule);
+                    onAgent = operations(a, agentHost, rule);
                 } catch (AssertionError e) {
                     throw new AssertionError(e.getMessage() + "\nagent's log:\n" + agent.logTail(), e);
                 }
-                onEmbedded.forEach((operation, answer) -> {
-                    assertThat(onAgent.get(operation).statusCode()).as(operation).isEqualTo(answer.statusCode());
-                    assertThat(members(onAgent.get(operation).body())).as(operation + ": the same members")
-                            .isEqualTo(members(answer.body()));
-                });
+                var b = new Replica(replicaB.api(), ManagerProcess.OPERATOR, ManagerProcess.PASSWORD);
+                var relayed = operations(b, embeddedViaB, rule);
+                for (var other : List.of(onAgent, relayed)) {
+                    onEmbedded.forEach((operation, answer) -> {
+                        assertThat(other.get(operation).statusCode()).as(operation).isEqualTo(answer.statusCode());
+                        assertThat(members(other.get(operation).body())).as(operation + ": the same members")
+                                .isEqualTo(members(answer.body()));
+                    });
+                }
+                var flowCache = "/api/v1/hosts/" + embeddedViaB + "/stats/flow-cache";
+                assertThat(JsonPath.<Integer>read(send(b, "GET", flowCache, null, 200).body(), "$.generation"))
+                        .as("B reads the generation A's engine runs")
+                        .isEqualTo(JsonPath.<Integer>read(send("GET", flowCache, null, 200).body(), "$.generation"));
+                assertThat(JsonPath.<String>read(send(b, "POST", "/api/v1/hosts/" + embeddedViaB + "/captures",
+                        "{\"port\": \"vmnic0\"}", 409).body(), "$.detail")).contains("edp.engines.embedded");
+
+                // a traffic run lives in the engine: started through one replica, any other reads and stops it
+                for (var hostId : List.of(embeddedViaB, agentHost)) {
+                    var traffic = "/api/v1/hosts/" + hostId + "/traffic";
+                    send(b, "POST", traffic, TO_THE_VM.formatted("vmnic0", 0, 1000), 201);
+                    var status = send("GET", traffic, null, 200).body();
+                    assertThat(JsonPath.<Boolean>read(status, "$.running")).as(status).isTrue();
+                    assertThat(JsonPath.<Integer>read(status, "$.profile.packetsPerSecond")).isEqualTo(1000);
+                    assertThat(JsonPath.<Boolean>read(send("DELETE", traffic, null, 200).body(), "$.running"))
+                            .isFalse();
+                    assertThat(JsonPath.<Boolean>read(send(b, "GET", traffic, null, 200).body(), "$.running"))
+                            .isFalse();
+                }
+
+                // a rule's counters over every host, through the replica that runs no engine: all three answer
+                var ruleStats = send(b, "GET", "/api/v1/firewall/rules/" + rule + "/stats", null, 200).body();
+                assertThat(JsonPath.<List<String>>read(ruleStats, "$.hosts[*].hostId")).containsExactlyInAnyOrder(
+                        embedded.toString(), agentHost.toString(), embeddedViaB.toString());
+                assertThat(JsonPath.<List<Integer>>read(ruleStats, "$.hosts[*].packets"))
+                        .allSatisfy(packets -> assertThat(packets).isGreaterThanOrEqualTo(10_000));
+                assertThat(JsonPath.<Integer>read(ruleStats, "$.packets")).isEqualTo(JsonPath.<List<Integer>>read(
+                        ruleStats, "$.hosts[*].packets").stream().mapToInt(Integer::intValue).sum());
+                assertThat(JsonPath.<List<?>>read(ruleStats, "$.unanswered")).isEmpty();
 
                 agent.kill();
                 LiveApi.await("the killed agent to show as not connected", () -> send("GET", "/api/v1/hosts/"
@@ -118,6 +155,13 @@ class AgentEngineRequestsTest {
                         .isGreaterThanOrEqualTo(Duration.ofSeconds(5)).isLessThan(Duration.ofSeconds(15));
                 assertThat(JsonPath.<String>read(flush.body(), "$.detail")).contains("did not answer within 5000 ms")
                         .contains("it is not connected (last seen");
+                var withoutAgent = send("GET", "/api/v1/firewall/rules/" + rule + "/stats", null, 200).body();
+                assertThat(JsonPath.<List<String>>read(withoutAgent, "$.hosts[*].hostId"))
+                        .containsExactlyInAnyOrder(embedded.toString(), embeddedViaB.toString());
+                assertThat(JsonPath.<String>read(withoutAgent, "$.unanswered[0].hostId"))
+                        .isEqualTo(agentHost.toString());
+                assertThat(JsonPath.<String>read(withoutAgent, "$.unanswered[0].reason"))
+                        .contains("did not answer within 5000 ms");
                 assertThat(jdbc.queryForObject("SELECT count(*) FROM engine_request", Integer.class))
                         .as("a request is deleted once its caller is done").isZero();
             }
@@ -129,69 +173,70 @@ class AgentEngineRequestsTest {
      * FirewallOperationsApiTest, StatsApiTest, TrafficApiTest and TraceApiTest do for an embedded host; the answers
      * by operation.
      */
-    private Map<String, HttpResponse<String>> operations(UUID hostId, int rule) throws Exception {
+    private Map<String, HttpResponse<String>> operations(Replica via, UUID hostId, int rule) throws Exception {
         var host = "/api/v1/hosts/" + hostId;
         var answers = new LinkedHashMap<String, HttpResponse<String>>();
         // an agent's engine is known from its first statistics report: a JVM of its own, slow to start under load
-        LiveApi.await("the host's fast path", Duration.ofSeconds(90), () -> send("GET", host + "/stats/flow-cache",
-                null, null).body(), body -> body.contains("\"mode\":\"EDP_STANDARD\""));
+        LiveApi.await("the host's fast path", Duration.ofSeconds(90), () -> send(via, "GET", host
+                + "/stats/flow-cache", null, null).body(), body -> body.contains("\"mode\":\"EDP_STANDARD\""));
 
-        answers.put("traffic on another NIC", send("POST", host + "/traffic", TO_THE_VM.formatted("vmnic9", 0, 0),
+        answers.put("traffic on another NIC", send(via, "POST", host + "/traffic", TO_THE_VM.formatted("vmnic9", 0, 0),
                 400));
         assertThat(JsonPath.<String>read(answers.get("traffic on another NIC").body(), "$.errors[0].field"))
                 .isEqualTo("nic");
-        answers.put("start traffic", send("POST", host + "/traffic", TO_THE_VM.formatted("vmnic0", 10_000, 0), 201));
-        answers.put("traffic", LiveApi.await("10,000 frames at the VM", () -> send("GET", host + "/traffic", null,
-                200), r -> JsonPath.<Integer>read(r.body(), "$.received") == 10_000));
+        answers.put("start traffic", send(via, "POST", host + "/traffic", TO_THE_VM.formatted("vmnic0", 10_000, 0),
+                201));
+        answers.put("traffic", LiveApi.await("10,000 frames at the VM", () -> send(via, "GET", host + "/traffic",
+                null, 200), r -> JsonPath.<Integer>read(r.body(), "$.received") == 10_000));
         var delivered = Instant.now(); // a top-flows snapshot taken after this one counts every frame
-        answers.put("flow received", send("GET", host + "/traffic/flows/5", null, 200));
+        answers.put("flow received", send(via, "GET", host + "/traffic/flows/5", null, 200));
         assertThat(JsonPath.<Integer>read(answers.get("flow received").body(), "$.received")).isEqualTo(100);
 
-        answers.put("rule counters", send("GET", host + "/stats/firewall-rules", null, 200));
+        answers.put("rule counters", send(via, "GET", host + "/stats/firewall-rules", null, 200));
         var rules = answers.get("rule counters").body();
         assertThat(JsonPath.<Integer>read(rules, "$.rules[0].ruleId")).isEqualTo(rule);
         assertThat(JsonPath.<Integer>read(rules, "$.rules[0].packets")).isEqualTo(10_000);
         assertThat(JsonPath.<Integer>read(rules, "$.rules[0].connections")).isEqualTo(100);
-        answers.put("connection table", send("GET", host + "/stats/connections", null, 200));
+        answers.put("connection table", send(via, "GET", host + "/stats/connections", null, 200));
         assertThat(JsonPath.<Integer>read(answers.get("connection table").body(), "$.entries")).isEqualTo(100);
         assertThat(JsonPath.<Integer>read(answers.get("connection table").body(), "$.states.ACTIVE")).isEqualTo(100);
-        answers.put("top flows", LiveApi.await("a top-flows snapshot of the traffic", () -> send("GET", host
+        answers.put("top flows", LiveApi.await("a top-flows snapshot of the traffic", () -> send(via, "GET", host
                 + "/stats/flows?size=5", null, 200), r -> Instant.parse(JsonPath.read(r.body(), "$.takenAt"))
                 .isAfter(delivered)));
         assertThat(JsonPath.<Integer>read(answers.get("top flows").body(), "$.items[0].packets")).isEqualTo(100);
         assertThat(JsonPath.<Integer>read(answers.get("top flows").body(), "$.page.totalElements")).isEqualTo(100);
-        answers.put("telemetry", send("GET", host + "/stats/telemetry", null, 200));
-        answers.put("packet log", send("GET", host + "/stats/packet-log", null, 200));
+        answers.put("telemetry", send(via, "GET", host + "/stats/telemetry", null, 200));
+        answers.put("packet log", send(via, "GET", host + "/stats/packet-log", null, 200));
 
-        answers.put("trace", send("POST", host + "/trace", """
+        answers.put("trace", send(via, "POST", host + "/trace", """
                 {"ingress": "vmnic0", "sourceIp": "10.0.0.5", "destinationIp": "10.128.0.1", "protocol": "udp",
                  "sourcePort": 1029, "destinationPort": 5001, "destinationMac": "00:50:56:aa:bb:01"}""", 200));
         var trace = answers.get("trace").body();
         assertThat(JsonPath.<String>read(trace, "$.ingress")).isEqualTo("vmnic0");
         assertThat(JsonPath.<String>read(trace, "$.firewall.connection")).isEqualTo("ACTIVE");
         assertThat(JsonPath.<String>read(trace, "$.verdict.outcome")).isEqualTo("FORWARDED");
-        answers.put("flush", send("POST", host + "/stats/flow-cache/flush", null, 204));
+        answers.put("flush", send(via, "POST", host + "/stats/flow-cache/flush", null, 204));
 
         var connections = host + "/connections";
-        answers.put("connections", send("GET", connections + "?address=10.0.0.5", null, 200));
+        answers.put("connections", send(via, "GET", connections + "?address=10.0.0.5", null, 200));
         assertThat(JsonPath.<Integer>read(answers.get("connections").body(), "$.page.totalElements")).isEqualTo(1);
         assertThat(JsonPath.<Integer>read(answers.get("connections").body(), "$.items[0].sourcePort"))
                 .isEqualTo(1029);
-        answers.put("clear one", send("DELETE", connections + "/17-10.0.0.5-1029-10.128.0.1-5001", null, 204));
-        answers.put("clear one again", send("DELETE", connections + "/17-10.0.0.5-1029-10.128.0.1-5001", null,
+        answers.put("clear one", send(via, "DELETE", connections + "/17-10.0.0.5-1029-10.128.0.1-5001", null, 204));
+        answers.put("clear one again", send(via, "DELETE", connections + "/17-10.0.0.5-1029-10.128.0.1-5001", null,
                 404));
-        answers.put("clear by filter", send("DELETE", connections + "?address=10.0.0.0/28", null, 200));
+        answers.put("clear by filter", send(via, "DELETE", connections + "?address=10.0.0.0/28", null, 200));
         assertThat(JsonPath.<Integer>read(answers.get("clear by filter").body(), "$.cleared")).isEqualTo(15);
-        answers.put("clear all", send("DELETE", connections, null, 200));
+        answers.put("clear all", send(via, "DELETE", connections, null, 200));
         assertThat(JsonPath.<Integer>read(answers.get("clear all").body(), "$.cleared")).isEqualTo(84);
-        assertThat(JsonPath.<Integer>read(send("GET", host + "/stats/connections", null, 200).body(), "$.entries"))
-                .isZero();
+        assertThat(JsonPath.<Integer>read(send(via, "GET", host + "/stats/connections", null, 200).body(),
+                "$.entries")).isZero();
 
-        answers.put("start endless traffic", send("POST", host + "/traffic", TO_THE_VM.formatted("vmnic0", 0, 1000),
-                201));
-        answers.put("traffic while running", send("POST", host + "/traffic", TO_THE_VM.formatted("vmnic0", 0, 1000),
-                409));
-        answers.put("stop traffic", send("DELETE", host + "/traffic", null, 200));
+        answers.put("start endless traffic", send(via, "POST", host + "/traffic",
+                TO_THE_VM.formatted("vmnic0", 0, 1000), 201));
+        answers.put("traffic while running", send(via, "POST", host + "/traffic",
+                TO_THE_VM.formatted("vmnic0", 0, 1000), 409));
+        answers.put("stop traffic", send(via, "DELETE", host + "/traffic", null, 200));
         assertThat(JsonPath.<Boolean>read(answers.get("stop traffic").body(), "$.running")).isFalse();
         return answers;
     }
@@ -217,9 +262,20 @@ class AgentEngineRequestsTest {
         }
     }
 
-    /** The operator's request; {@code expected}: its status, or null for any. */
+    /** The operator's request through A; {@code expected}: its status, or null for any. */
     private HttpResponse<String> send(String method, String path, String json, Integer expected) throws Exception {
-        var response = api.send(api.request(path, OPERATOR, SECRET).timeout(Duration.ofSeconds(30))
+        return send(new Replica(api, OPERATOR, SECRET), method, path, json, expected);
+    }
+
+    /** A replica's API and its operator's credentials. */
+    private record Replica(LiveApi api, String user, String password) {
+    }
+
+    /** The operator's request through {@code via}; {@code expected}: its status, or null for any. */
+    private static HttpResponse<String> send(Replica via, String method, String path, String json, Integer expected)
+            throws Exception {
+        var response = via.api().send(via.api().request(path, via.user(), via.password())
+                .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/json").method(method, json == null
                         ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json)).build());
         if (expected != null) {

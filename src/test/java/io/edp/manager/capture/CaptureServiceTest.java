@@ -129,6 +129,11 @@ class CaptureServiceTest {
         }
 
         @Override
+        public Set<UUID> reachable() {
+            return Set.of(HOST);
+        }
+
+        @Override
         public Set<UUID> hosts() {
             return Set.of(HOST);
         }

@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,6 +43,11 @@ class EmbeddedEnginesTest {
         @Override
         public Optional<HostEngine> engine(UUID hostId) {
             return Optional.empty();
+        }
+
+        @Override
+        public Set<UUID> hosts() {
+            return Set.of();
         }
 
         @Override

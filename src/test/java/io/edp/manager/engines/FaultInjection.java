@@ -101,6 +101,11 @@ public class FaultInjection {
         }
 
         @Override
+        public Set<UUID> reachable() {
+            return engines.reachable();
+        }
+
+        @Override
         public Set<UUID> hosts() {
             return engines.hosts();
         }

@@ -15,8 +15,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import com.jayway.jsonpath.JsonPath;
+import io.edp.agent.EngineJson;
 import io.edp.manager.LiveApi;
 import io.edp.manager.TestDatabase;
+import io.edp.manager.engines.HostEngines;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -42,7 +44,8 @@ import org.springframework.test.context.DynamicPropertySource;
         "edp.stats-stream.max-streams=2",
         "edp.database.concurrent-requests=1",
         "edp.engines.mbufs=4096",
-        "edp.engines.real-drivers=false"})
+        "edp.engines.real-drivers=false",
+        "edp.agent.request-timeout=3s"})
 class StatsStreamTest {
 
     private static final String OPERATOR = "stream-operator";
@@ -55,6 +58,9 @@ class StatsStreamTest {
 
     @Autowired
     JdbcTemplate jdbc;
+
+    @Autowired
+    HostEngines engines;
 
     private LiveApi api;
 
@@ -160,6 +166,54 @@ class StatsStreamTest {
                     return again.response().statusCode();
                 }
             }, status -> status == 200);
+        }
+    }
+
+    /**
+     * A stream whose engine does not answer (an agent's host, its agent gone: every top-flows read waits the request
+     * timeout, 3 s here) delays no other stream: the other keeps its interval.
+     */
+    @Test
+    void aStreamWhoseEngineDoesNotAnswerDelaysNoOtherStream() throws Exception {
+        var prompt = api.hostWithAVm("esx-prompt", OPERATOR, SECRET_OPERATOR);
+        var silent = api.writeHostWithAVm("esx-silent", "AGENT", OPERATOR, SECRET_OPERATOR).hostId();
+        var token = api.send(api.request("/api/v1/hosts/" + silent + "/agent-token", OPERATOR, SECRET_OPERATOR)
+                .POST(HttpRequest.BodyPublishers.noBody()).build());
+        assertThat(token.statusCode()).as(token.body()).isEqualTo(201);
+        // the snapshot an agent would have reported, so that its host has an engine to stream; no agent runs
+        jdbc.update("UPDATE host_agent SET stats = jsonb_build_object('generation', 1, 'stats', CAST(? AS jsonb)), "
+                        + "stats_taken_at = now(), last_seen_at = now() WHERE host_id = ?",
+                EngineJson.MAPPER.writeValueAsString(engines.require(prompt).stats()), silent);
+
+        // its response starts with its first snapshot, which never comes: open it without waiting
+        var stalled = api.client().sendAsync(api.request("/api/v1/hosts/" + silent + "/stats/stream?interval=200ms",
+                VIEWER, SECRET_VIEWER).header("Accept", "text/event-stream").build(),
+                HttpResponse.BodyHandlers.ofLines());
+        LiveApi.await("the silent stream's first tick to wait on the agent", () -> jdbc.queryForObject(
+                "SELECT count(*) FROM engine_request WHERE host_id = ?", Integer.class, silent), n -> n > 0);
+        try (var other = open(prompt, "?interval=200ms")) {
+            var arrivals = new ArrayList<Long>();
+            long until = System.nanoTime() + Duration.ofSeconds(4).toNanos();
+            while (System.nanoTime() < until) {
+                var event = other.next();
+                assertThat(event.name()).isEqualTo("snapshot");
+                arrivals.add(event.arrivedNanos());
+            }
+            long longestGapMillis = 0;
+            for (int i = 1; i < arrivals.size(); i++) {
+                longestGapMillis = Math.max(longestGapMillis, (arrivals.get(i) - arrivals.get(i - 1)) / 1_000_000);
+            }
+            assertThat(longestGapMillis).as("longest gap between the other stream's snapshots").isLessThan(1_000);
+            assertThat(arrivals).as("snapshots in 4 s at 200 ms").hasSizeGreaterThanOrEqualTo(12);
+        }
+        assertThat(stalled).as("the silent engine's stream sent nothing").isNotDone();
+
+        // its host deleted, the stream ends (and gives its place back) at its next tick
+        assertThat(api.send(api.request("/api/v1/hosts/" + silent, OPERATOR, SECRET_OPERATOR).DELETE().build())
+                .statusCode()).isEqualTo(204);
+        try (var lines = stalled.get(15, TimeUnit.SECONDS).body()) {
+            assertThat(lines.filter(line -> line.startsWith("event:")).map(line -> line.substring(6).strip()))
+                    .containsExactly("end");
         }
     }
 
