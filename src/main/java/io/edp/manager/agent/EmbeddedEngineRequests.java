@@ -51,7 +51,13 @@ class EmbeddedEngineRequests implements DatabaseNotifications.Subscriber, Dispos
 
     @Override
     public void missed() {
-        executor.execute(() -> requests.hostsWithQueued(Placement.EMBEDDED).forEach(this::serve));
+        executor.execute(() -> {
+            try {
+                requests.hostsWithQueued(Placement.EMBEDDED).forEach(this::serve);
+            } catch (RuntimeException e) {
+                log.debug("Hosts with queued engine requests not re-read: {}", e.toString());
+            }
+        });
     }
 
     private void serve(UUID hostId) {
