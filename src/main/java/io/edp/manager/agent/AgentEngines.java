@@ -7,10 +7,13 @@ import java.util.UUID;
 
 import io.edp.manager.engines.HostEngine;
 import io.edp.manager.engines.RemoteEngines;
+import io.edp.manager.host.Placement;
 import io.edp.manager.realization.AgentRealization;
 import io.edp.manager.realization.EngineProperties;
 import org.springframework.dao.DataAccessException;
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
+import org.springframework.web.server.ResponseStatusException;
 
 /**
  * The engines of hosts placed AGENT, as their agents last reported them ({@link AgentEngine}), and, on a replica
@@ -58,14 +61,24 @@ class AgentEngines implements RemoteEngines {
         return engine(hostId).map(HostEngine::generation).orElse(OptionalLong.empty());
     }
 
-    /** The engine of a host placed EMBEDDED when another replica runs it. */
+    /**
+     * The engine of a host placed EMBEDDED when another replica runs it; 503 for a host placed AGENT whose agent has
+     * not reported yet (its engine exists only once the agent said so).
+     */
     private Optional<HostEngine> relayed(UUID hostId) {
+        Optional<Placement> placement;
         try {
-            return !embeddedHere && agents.placedEmbedded(hostId)
-                    ? Optional.of(new RelayedEngine(hostId, requests)) : Optional.empty();
+            placement = agents.placement(hostId);
         } catch (DataAccessException e) {
             return Optional.empty();
         }
+        if (placement.orElse(null) == Placement.AGENT) {
+            throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "Host " + hostId + " is placed AGENT "
+                    + "and its agent has not reported its engine yet (never connected with its token, or its engine "
+                    + "has not started); retry once the agent reports");
+        }
+        return placement.orElse(null) == Placement.EMBEDDED && !embeddedHere
+                ? Optional.of(new RelayedEngine(hostId, requests)) : Optional.empty();
     }
 
     private Optional<AgentRepository.StoredStats> snapshot(UUID hostId) {

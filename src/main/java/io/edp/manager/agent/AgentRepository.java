@@ -121,12 +121,6 @@ class AgentRepository implements AgentConnections {
                 .param("embedded", embedded).query(UUID.class).list());
     }
 
-    /** Whether the host exists and is placed EMBEDDED. */
-    boolean placedEmbedded(UUID hostId) {
-        return jdbc.sql("SELECT EXISTS (SELECT 1 FROM host WHERE id = :id AND placement = 'EMBEDDED')")
-                .param("id", hostId).query(Boolean.class).single();
-    }
-
     @Override
     public Map<UUID, AgentStatus> of(Collection<UUID> hostIds) {
         var statuses = new HashMap<UUID, AgentStatus>();

@@ -189,7 +189,7 @@ class EngineRequests implements DatabaseNotifications.Subscriber {
     }
 
     private ResponseStatusException notAnswered(UUID hostId) {
-        if (agents.placedEmbedded(hostId)) {
+        if (agents.placement(hostId).orElse(null) == Placement.EMBEDDED) {
             return new ResponseStatusException(HttpStatus.GATEWAY_TIMEOUT, "The replica running the embedded "
                     + "engines (edp.engines.embedded) did not answer for host " + hostId + " within "
                     + properties.requestTimeout().toMillis() + " ms (edp.agent.request-timeout); nothing was done "

@@ -12,7 +12,10 @@ import java.util.UUID;
  */
 public interface RemoteEngines {
 
-    /** The engine of the host's agent, if the host is placed AGENT and its agent has reported statistics. */
+    /**
+     * The engine of the host's agent, if the host is placed AGENT and its agent has reported statistics (503 while it
+     * has not), or of a host placed EMBEDDED that another replica runs.
+     */
     Optional<HostEngine> engine(UUID hostId);
 
     /** The hosts whose engine {@link #engine} reaches. */

@@ -90,6 +90,8 @@ class AgentEngineRequestsTest {
         var token = dir.resolve("token");
         Files.writeString(token, JsonPath.<String>read(send("POST", "/api/v1/hosts/" + agentHost + "/agent-token",
                 null, 201).body(), "$.token"));
+        var unreported = send("GET", "/api/v1/hosts/" + agentHost + "/stats/flow-cache", null, 503).body();
+        assertThat(JsonPath.<String>read(unreported, "$.detail")).contains("has not reported its engine yet");
         var env = TestDatabase.environment();
         var database = new ManagerProcess.Database(env.get("SPRING_DATASOURCE_URL"),
                 env.get("SPRING_DATASOURCE_USERNAME"), env.getOrDefault("SPRING_DATASOURCE_PASSWORD", ""));
