@@ -39,6 +39,7 @@ final class OvsForwarder implements AfPacketBench.Forwarder {
     private final Map<String, String> environment;
     private final String bridge;
     private long pid = -1;
+    private long serverPid = -1;
 
     /** Starts Open vSwitch forwarding from {@code ingress} to {@code egress}; {@code cpu} -1 leaves it unpinned. */
     OvsForwarder(String ingress, String egress, Pipeline pipeline, int cpu) {
@@ -55,11 +56,12 @@ final class OvsForwarder implements AfPacketBench.Forwarder {
             Path database = directory.resolve("conf.db");
             ovs("ovsdb-tool", "create", database.toString(), SCHEMA.toString());
             ovs(daemon(List.of("ovsdb-server", database.toString(), "--remote=punix:" + socket()), "ovsdb-server"));
+            serverPid = pidOf("ovsdb-server");
             ovs("ovs-vsctl", "--db=unix:" + socket(), "--no-wait", "init");
             List<String> vswitchd = new ArrayList<>(cpu < 0 ? List.of() : List.of("taskset", "-c", Integer.toString(cpu)));
             vswitchd.addAll(List.of("ovs-vswitchd", "unix:" + socket(), "--disable-system", "--disable-system-route"));
             ovs(daemon(vswitchd, "ovs-vswitchd"));
-            pid = Long.parseLong(Files.readString(directory.resolve("ovs-vswitchd.pid")).trim());
+            pid = pidOf("ovs-vswitchd");
             ovs("ovs-vsctl", "--db=unix:" + socket(), "--timeout=30", "add-br", bridge,
                     "--", "set", "bridge", bridge, "datapath_type=netdev", "fail-mode=secure",
                     "--", "add-port", bridge, ingress, "--", "set", "interface", ingress, "ofport_request=" + INGRESS_PORT,
@@ -114,16 +116,9 @@ final class OvsForwarder implements AfPacketBench.Forwarder {
     @Override
     public void close() {
         stop("ovs-vswitchd", "--cleanup");
-        (pid > 0 ? ProcessHandle.of(pid) : Optional.<ProcessHandle>empty()).ifPresent(daemon -> {
-            try {
-                daemon.onExit().get(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (ExecutionException | TimeoutException e) {
-                throw new IllegalStateException("ovs-vswitchd (pid " + pid + ") did not exit", e);
-            }
-        });
+        awaitExit(pid, "ovs-vswitchd");
         stop("ovsdb-server");
+        awaitExit(serverPid, "ovsdb-server"); // it deletes its pid file as it exits: a walk meeting that fails
         try (Stream<Path> files = Files.walk(directory)) {
             for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(file);
@@ -131,6 +126,22 @@ final class OvsForwarder implements AfPacketBench.Forwarder {
         } catch (IOException ignored) {
             // a leftover temporary directory is harmless
         }
+    }
+
+    private long pidOf(String daemon) throws IOException {
+        return Long.parseLong(Files.readString(directory.resolve(daemon + ".pid")).trim());
+    }
+
+    private static void awaitExit(long pid, String daemon) {
+        (pid > 0 ? ProcessHandle.of(pid) : Optional.<ProcessHandle>empty()).ifPresent(process -> {
+            try {
+                process.onExit().get(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                throw new IllegalStateException(daemon + " (pid " + pid + ") did not exit", e);
+            }
+        });
     }
 
     private void stop(String name, String... options) {

@@ -279,6 +279,20 @@ class BadInputCorpusTest {
     }
 
     private static List<JsonNode> badValues(JsonNode schema) {
+        if (schema.path("type").isArray()) { // one of several types: a value of none of them
+            var types = schema.path("type").valueStream().map(JsonNode::asString).toList();
+            var values = new ArrayList<JsonNode>();
+            if (!types.contains("string")) {
+                values.add(NODES.stringNode("none of " + types));
+            }
+            if (!types.contains("object")) {
+                values.add(NODES.objectNode().put("x", 1));
+            }
+            if (!types.contains("array")) {
+                values.add(NODES.arrayNode().add(1));
+            }
+            return values;
+        }
         String type = schema.path("type").asString();
         var values = new ArrayList<JsonNode>(List.of(NODES.objectNode().put("x", 1), NODES.arrayNode().add(1)));
         switch (type) {

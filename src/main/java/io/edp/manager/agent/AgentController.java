@@ -110,7 +110,7 @@ class AgentController {
                 @PathVariable UUID requestId,
                 @Parameter(description = "The agent's version", example = "0.1.0")
                 @RequestHeader(name = AgentHeaders.VERSION, required = false) String version,
-                @RequestBody AgentAnswer answer) {
+                @Valid @RequestBody AgentAnswer answer) {
         agents.seen(agent.hostId(), version);
         requests.answer(agent.hostId(), requestId, answer);
     }
