@@ -64,8 +64,12 @@ class AgentDatabaseOutageTest {
 
     private LiveApi api;
 
-    /** One simulated host: its agent, the slot its engine runs in, and what the agent logged. */
-    private record Simulated(String host, UUID hostId, Agent agent, EngineSlot slot, Log log, Thread thread) {
+    /**
+     * One simulated host: the generation its writes left desired, its agent, the slot its engine runs in, and what
+     * the agent logged.
+     */
+    private record Simulated(String host, UUID hostId, long generation, Agent agent, EngineSlot slot, Log log,
+                             Thread thread) {
 
         Engine engine() {
             synchronized (slot) {
@@ -93,16 +97,17 @@ class AgentDatabaseOutageTest {
                     List.of()), new DataDirectoryProperties(null)).drivers();
             for (int i = 0; i < AGENTS; i++) {
                 var host = "esx-outage-" + i;
-                var hostId = agentHost(host);
+                var written = api.writeHostWithAVm(host, "AGENT", OPERATOR, PASSWORD);
+                var hostId = written.hostId();
                 var client = new ManagerClient(List.of(URI.create(api.base())), host, token(hostId), "test");
                 var slot = new EngineSlot(drivers, new EngineSlot.Listener() { });
                 var log = new Log();
                 var agent = new Agent(client, slot, Duration.ofSeconds(1), log.stream());
-                fleet.add(new Simulated(host, hostId, agent, slot, log,
+                fleet.add(new Simulated(host, hostId, written.generation(), agent, slot, log,
                         Thread.ofVirtual().name("agent-" + host).start(agent::run)));
             }
             for (var host : fleet) {
-                awaitRealized(host, desiredGeneration(host.hostId()));
+                awaitRealized(host, host.generation());
                 startTraffic(host);
             }
 
@@ -164,22 +169,6 @@ class AgentDatabaseOutageTest {
                 .setPort(port).start();
     }
 
-    /** A host placed AGENT whose loopback uplink vmnic0 switches to a VM's virtual NIC. */
-    private UUID agentHost(String name) throws Exception {
-        var hostId = api.create("/api/v1/hosts", """
-                {"name": "%s", "managementAddress": "192.0.2.11", "placement": "AGENT",
-                 "numaNodes": [{"id": 0, "cpuCores": [0, 1]}]}""".formatted(name), OPERATOR, PASSWORD);
-        api.create("/api/v1/hosts/" + hostId + "/pnics", """
-                {"name": "vmnic0", "numaNode": 0, "speedMbps": 25000, "rxQueues": 1, "rss": false,
-                 "driver": {"kind": "loopback"}}""", OPERATOR, PASSWORD);
-        var vm = api.create("/api/v1/hosts/" + hostId + "/vms", """
-                {"name": "web", "vcpus": 2, "numaNode": 0}""", OPERATOR, PASSWORD);
-        api.create("/api/v1/hosts/" + hostId + "/vms/" + vm + "/vnics", """
-                {"mac": "%s", "vlan": 0, "adapterType": "VMXNET3", "rxQueues": 1}""".formatted(VM_MAC),
-                OPERATOR, PASSWORD);
-        return hostId;
-    }
-
     private String token(UUID hostId) throws Exception {
         return JsonPath.read(post("/api/v1/hosts/" + hostId + "/agent-token", null), "$.token");
     }
@@ -201,11 +190,6 @@ class AgentDatabaseOutageTest {
         Map<Simulated, Long> counters = new HashMap<>();
         fleet.forEach(host -> counters.put(host, host.forwarded()));
         return counters;
-    }
-
-    private long desiredGeneration(UUID hostId) throws Exception {
-        return ((Number) JsonPath.read(get("/api/v1/hosts/" + hostId + "/realization").body(),
-                "$.desiredGeneration")).longValue();
     }
 
     private void awaitRealized(Simulated host, long generation) throws Exception {
