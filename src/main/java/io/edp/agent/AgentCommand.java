@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
 
 import io.edp.manager.database.DataDirectoryProperties;
 import io.edp.manager.host.pnic.NicConfinement;
-import io.edp.manager.realization.EngineProperties;
+import io.edp.manager.engines.EngineProperties;
 import org.springframework.boot.convert.DurationStyle;
 
 /**

@@ -12,7 +12,7 @@ import java.util.List;
 
 import io.edp.manager.database.DataDirectoryProperties;
 import io.edp.manager.host.pnic.NicConfinement;
-import io.edp.manager.realization.EngineProperties;
+import io.edp.manager.engines.EngineProperties;
 
 /**
  * Many simulated hosts in one JVM, for fleet tests and {@code bench fleet}: one {@link Agent} per line of a file

@@ -5,11 +5,11 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 
+import io.edp.manager.engines.EngineProperties;
 import io.edp.manager.engines.HostEngine;
 import io.edp.manager.engines.RemoteEngines;
 import io.edp.manager.host.Placement;
 import io.edp.manager.realization.AgentRealization;
-import io.edp.manager.realization.EngineProperties;
 import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;

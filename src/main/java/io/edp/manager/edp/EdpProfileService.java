@@ -12,7 +12,7 @@ import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.api.SqlPages;
 import io.edp.manager.api.SqlPages.Filter;
-import io.edp.manager.realization.EngineMemoryBudget;
+import io.edp.manager.host.EngineAdmission;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -32,9 +32,9 @@ class EdpProfileService {
     private final JdbcClient jdbc;
     private final SettingsJson json;
     private final EffectiveSettingsCheck check;
-    private final EngineMemoryBudget budget;
+    private final EngineAdmission budget;
 
-    EdpProfileService(JdbcClient jdbc, SettingsJson json, EffectiveSettingsCheck check, EngineMemoryBudget budget) {
+    EdpProfileService(JdbcClient jdbc, SettingsJson json, EffectiveSettingsCheck check, EngineAdmission budget) {
         this.jdbc = jdbc;
         this.json = json;
         this.check = check;

@@ -7,7 +7,7 @@ import java.util.UUID;
 
 import io.edp.manager.api.FieldProblem;
 import io.edp.manager.api.InvalidRequestException;
-import org.springframework.jdbc.core.simple.JdbcClient;
+import io.edp.manager.host.HostInventories;
 import org.springframework.stereotype.Component;
 
 /**
@@ -18,10 +18,10 @@ import org.springframework.stereotype.Component;
 @Component
 class EffectiveSettingsCheck {
 
-    private final JdbcClient jdbc;
+    private final HostInventories hosts;
 
-    EffectiveSettingsCheck(JdbcClient jdbc) {
-        this.jdbc = jdbc;
+    EffectiveSettingsCheck(HostInventories hosts) {
+        this.hosts = hosts;
     }
 
     /** What is wrong with host {@code hostId} running {@code effective}, fields under {@code prefix}; empty: fine. */
@@ -33,8 +33,7 @@ class EffectiveSettingsCheck {
             problems.addAll(e.errors());
         }
         if (effective.workersPerNumaNode() != null) {
-            var nodes = jdbc.sql("SELECT node_id FROM host_numa_node WHERE host_id = :hostId ORDER BY node_id")
-                    .param("hostId", hostId).query(Integer.class).list();
+            var nodes = hosts.numaNodes(hostId);
             var unknown = new TreeSet<>(effective.workersPerNumaNode().keySet());
             unknown.removeAll(nodes);
             if (!unknown.isEmpty()) {

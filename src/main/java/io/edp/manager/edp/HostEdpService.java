@@ -12,7 +12,7 @@ import java.util.UUID;
 import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
-import io.edp.manager.realization.EngineMemoryBudget;
+import io.edp.manager.host.EngineAdmission;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -29,10 +29,10 @@ public class HostEdpService {
     private final SettingsJson json;
     private final EdpProfileService profiles;
     private final EffectiveSettingsCheck check;
-    private final EngineMemoryBudget budget;
+    private final EngineAdmission budget;
 
     HostEdpService(JdbcClient jdbc, SettingsJson json, EdpProfileService profiles, EffectiveSettingsCheck check,
-                   EngineMemoryBudget budget) {
+                   EngineAdmission budget) {
         this.jdbc = jdbc;
         this.json = json;
         this.profiles = profiles;

@@ -14,7 +14,6 @@ import io.edp.manager.api.FieldProblem;
 import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
-import io.edp.manager.realization.EngineMemoryBudget;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
@@ -25,10 +24,10 @@ import org.springframework.transaction.annotation.Transactional;
 public class HostService {
 
     private final HostRepository hosts;
-    private final EngineMemoryBudget budget;
+    private final EngineAdmission budget;
     private final AgentConnections agents;
 
-    HostService(HostRepository hosts, EngineMemoryBudget budget, AgentConnections agents) {
+    HostService(HostRepository hosts, EngineAdmission budget, AgentConnections agents) {
         this.hosts = hosts;
         this.budget = budget;
         this.agents = agents;

@@ -8,7 +8,7 @@ import java.lang.annotation.Target;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 
 /**
- * The bean exists only on the replica that runs the embedded engines ({@link EngineProperties#embedded()}, true
+ * The bean exists only on the replica that runs the embedded engines ({@link io.edp.manager.engines.EngineProperties#embedded()}, true
  * unless set false): the reconciler pushes, and so starts engines, on that replica alone.
  */
 @Retention(RetentionPolicy.RUNTIME)

@@ -21,9 +21,14 @@ import io.edp.engine.slowpath.Route;
 import io.edp.engine.slowpath.Verdict;
 import io.edp.manager.edp.EdpSettings;
 import io.edp.manager.edp.HostEdpService;
+import io.edp.manager.engines.EngineProperties;
 import io.edp.manager.engines.HostDataPath;
 import io.edp.manager.firewall.FirewallRuleResponse;
 import io.edp.manager.firewall.FirewallRuleService;
+import io.edp.manager.host.HostInventories.HostInventory;
+import io.edp.manager.host.HostInventories.PhysicalPort;
+import io.edp.manager.host.HostInventories.VirtualPort;
+import io.edp.manager.host.HostInventories;
 import io.edp.manager.host.pnic.DriverSettings;
 import io.edp.manager.packetlog.PacketLogDirectory;
 import io.edp.manager.packetlog.SyslogServerResponse;
@@ -34,7 +39,6 @@ import io.edp.manager.routing.RouteResponse;
 import io.edp.manager.routing.RouteService;
 import io.edp.manager.telemetry.IpfixCollectorService;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
@@ -46,7 +50,7 @@ import org.springframework.stereotype.Component;
 @EnableConfigurationProperties(EngineProperties.class)
 class DesiredState {
 
-    private final JdbcClient jdbc;
+    private final HostInventories hosts;
     private final HostEdpService edp;
     private final FirewallRuleService firewall;
     private final RouteService routing;
@@ -56,10 +60,10 @@ class DesiredState {
     private final PacketLogDirectory packetLogDirectory;
     private final EngineProperties engines;
 
-    DesiredState(JdbcClient jdbc, HostEdpService edp, FirewallRuleService firewall, RouteService routing,
+    DesiredState(HostInventories hosts, HostEdpService edp, FirewallRuleService firewall, RouteService routing,
                  GatewayService gateways, IpfixCollectorService ipfixCollectors, SyslogServerService syslogServers,
                  PacketLogDirectory packetLogDirectory, EngineProperties engines) {
-        this.jdbc = jdbc;
+        this.hosts = hosts;
         this.ipfixCollectors = ipfixCollectors;
         this.edp = edp;
         this.firewall = firewall;
@@ -70,16 +74,8 @@ class DesiredState {
         this.engines = engines;
     }
 
-    private record PhysicalPort(String name, int numaNode, int rxQueues, boolean rss, String driver,
-                                String interfaceName, String pcapInput, String pcapOutput, int mtu) {
-    }
-
-    private record VirtualPort(String vm, int numaNode, String mac, int vlan, String adapter, int rxQueues,
-                               int mtu) {
-    }
-
     /** What a host's own configuration is built from: its name, effective EDP settings and NICs. */
-    record Inventory(String name, EdpSettings settings, List<PhysicalPort> physical, List<VirtualPort> virtual) {
+    record Inventory(HostInventory host, EdpSettings settings) {
     }
 
     /**
@@ -109,40 +105,12 @@ class DesiredState {
      * {@link #shared} in one snapshot, they build every host's configuration ({@link #build}).
      */
     Map<UUID, Inventory> inventories(Collection<UUID> hostIds) {
-        var ids = hostIds.toArray(UUID[]::new);
-        Map<UUID, String> names = new HashMap<>();
-        jdbc.sql("SELECT id, name FROM host WHERE id = ANY(:ids)").param("ids", ids)
-                .query(rs -> {
-                    names.put(rs.getObject(1, UUID.class), rs.getString(2));
-                });
-        var settings = edp.effective(hostIds);
-        Map<UUID, List<PhysicalPort>> physical = new HashMap<>();
-        jdbc.sql("""
-                        SELECT host_id, name, numa_node, rx_queues, rss, driver_kind, interface_name, pcap_input_file,
-                               pcap_output_file, mtu FROM physical_nic WHERE host_id = ANY(:ids) ORDER BY name""")
-                .param("ids", ids)
-                .query(rs -> {
-                    physical.computeIfAbsent(rs.getObject(1, UUID.class), id -> new ArrayList<>()).add(
-                            new PhysicalPort(rs.getString(2), rs.getInt(3), rs.getInt(4), rs.getBoolean(5),
-                                    rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9),
-                                    rs.getInt(10)));
-                });
-        Map<UUID, List<VirtualPort>> virtual = new HashMap<>();
-        jdbc.sql("""
-                        SELECT n.host_id, vm.name, vm.numa_node, n.mac, n.vlan, n.adapter_type, n.rx_queues, n.mtu
-                          FROM virtual_nic n JOIN vm ON vm.id = n.vm_id
-                         WHERE n.host_id = ANY(:ids) ORDER BY vm.name, n.mac""")
-                .param("ids", ids)
-                .query(rs -> {
-                    virtual.computeIfAbsent(rs.getObject(1, UUID.class), id -> new ArrayList<>()).add(
-                            new VirtualPort(rs.getString(2), rs.getInt(3), rs.getString(4), rs.getInt(5),
-                                    rs.getString(6), rs.getInt(7), rs.getInt(8)));
-                });
+        var hosts = this.hosts.of(hostIds);
+        var settings = edp.effective(hosts.keySet());
         Map<UUID, Inventory> inventories = new HashMap<>();
-        names.forEach((id, name) -> {
+        hosts.forEach((id, host) -> {
             if (settings.containsKey(id)) {
-                inventories.put(id, new Inventory(name, settings.get(id), physical.getOrDefault(id, List.of()),
-                        virtual.getOrDefault(id, List.of())));
+                inventories.put(id, new Inventory(host, settings.get(id)));
             }
         });
         return inventories;
@@ -154,11 +122,12 @@ class DesiredState {
      * @throws IllegalArgumentException when the settings do not make a valid engine configuration
      */
     HostDataPath build(UUID hostId, long generation, Inventory inventory, Shared shared) {
-        if (inventory.physical().isEmpty() && inventory.virtual().isEmpty()) {
-            return new HostDataPath(hostId, inventory.name(), generation, null);
+        var host = inventory.host();
+        if (host.physical().isEmpty() && host.virtual().isEmpty()) {
+            return new HostDataPath(hostId, host.name(), generation, null);
         }
-        return new HostDataPath(hostId, inventory.name(), generation,
-                engineConfig(inventory.settings(), inventory.physical(), inventory.virtual(), shared));
+        return new HostDataPath(hostId, host.name(), generation,
+                engineConfig(inventory.settings(), host.physical(), host.virtual(), shared));
     }
 
     private EngineConfig engineConfig(EdpSettings settings, List<PhysicalPort> physical, List<VirtualPort> virtual,

@@ -1,6 +1,7 @@
 package io.edp.manager.realization;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
@@ -8,12 +9,18 @@ import java.util.function.Supplier;
 import io.edp.engine.EngineConfig;
 import io.edp.manager.api.MemoryBudgetExceededException;
 import io.edp.manager.edp.EdpSettings;
+import io.edp.manager.edp.HostEdpService;
+import io.edp.manager.engines.EngineProperties;
+import io.edp.manager.host.EngineAdmission;
+import io.edp.manager.host.HostInventories.HostInventory;
+import io.edp.manager.host.HostInventories;
+import io.edp.manager.host.Placement;
 import io.edp.manager.host.pnic.DriverSettings;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Admission of embedded engines: every host of the inventory placed EMBEDDED (an agent's engine spends its own
@@ -28,22 +35,27 @@ import tools.jackson.databind.json.JsonMapper;
  * transaction-scoped advisory lock, so two of them cannot both spend the last of the budget.
  */
 @Component
-public class EngineMemoryBudget {
+class EngineMemoryBudget implements EngineAdmission {
 
     /** Key of the advisory lock that serializes budget-changing writes (any fixed number unique in the database). */
     private static final long LOCK = 0x6564_705F_6D65_6DL;
 
     private final JdbcClient jdbc;
-    private final JsonMapper mapper;
+    private final HostInventories inventories;
+    private final HostEdpService edp;
     private final EngineProperties engines;
 
-    EngineMemoryBudget(JdbcClient jdbc, JsonMapper mapper, EngineProperties engines) {
+    /** {@code edp} is resolved on first use: its writes are admitted here, so it cannot be built before. */
+    EngineMemoryBudget(JdbcClient jdbc, HostInventories inventories, @Lazy HostEdpService edp,
+                       EngineProperties engines) {
         this.jdbc = jdbc;
-        this.mapper = mapper;
+        this.inventories = inventories;
+        this.edp = edp;
         this.engines = engines;
     }
 
     /** Runs {@code change} in the caller's transaction and refuses it if the engines' memory would no longer fit. */
+    @Override
     @Transactional(propagation = Propagation.MANDATORY)
     public <T> T admit(Supplier<T> change) {
         jdbc.sql("SELECT 1 FROM pg_advisory_xact_lock(:lock)").param("lock", LOCK).query(Integer.class).single();
@@ -67,28 +79,17 @@ public class EngineMemoryBudget {
         return result;
     }
 
-    /** Each host's reservation, by host name. */
+    /** Each embedded host's reservation, by host name. */
     private Map<String, Long> reservations() {
+        var hosts = inventories.placed(Placement.EMBEDDED);
+        var settings = edp.effective(hosts.keySet());
         var reservations = new HashMap<String, Long>();
-        jdbc.sql("""
-                        SELECT host.name, e.settings::text AS settings, p.settings::text AS profile_settings,
-                               (SELECT count(DISTINCT n.numa_node) FROM physical_nic n WHERE n.host_id = host.id)
-                                   AS nic_nodes,
-                               (SELECT count(*) FROM physical_nic n WHERE n.host_id = host.id
-                                   AND n.driver_kind = :loopback)
-                               + (SELECT count(*) FROM virtual_nic v WHERE v.host_id = host.id) AS loopback_ports
-                          FROM host JOIN host_edp e ON e.host_id = host.id
-                          LEFT JOIN edp_profile p ON p.name = e.profile
-                         WHERE host.placement = 'EMBEDDED'""")
-                .param("loopback", DriverSettings.LOOPBACK)
-                .query(rs -> {
-                    var own = mapper.readValue(rs.getString("settings"), EdpSettings.class);
-                    var profile = rs.getString("profile_settings");
-                    var effective = own.over(profile == null ? EdpSettings.DEFAULTS
-                            : mapper.readValue(profile, EdpSettings.class).over(EdpSettings.DEFAULTS));
-                    reservations.put(rs.getString("name"), bytes(effective, rs.getInt("nic_nodes"),
-                            rs.getInt("loopback_ports")));
-                });
+        hosts.forEach((id, host) -> {
+            var effective = settings.get(id);
+            if (effective != null) {
+                reservations.put(host.name(), bytes(effective, host));
+            }
+        });
         return reservations;
     }
 
@@ -96,14 +97,22 @@ public class EngineMemoryBudget {
      * The host's engine: its workers as set, else one per NUMA node with a physical NIC (as DesiredState builds);
      * a loopback port per loopback physical NIC and per virtual NIC.
      */
-    private long bytes(EdpSettings effective, int nicNodes, int loopbackPorts) {
+    private long bytes(EdpSettings effective, HostInventory host) {
+        int loopbackPorts = host.virtual().size();
+        var nicNodes = new HashSet<Integer>();
+        for (var nic : host.physical()) {
+            nicNodes.add(nic.numaNode());
+            if (nic.driver().equals(DriverSettings.LOOPBACK)) {
+                loopbackPorts++;
+            }
+        }
         int workers = 0;
         if (effective.workersPerNumaNode() != null) {
             for (int count : effective.workersPerNumaNode().values()) {
                 workers += count;
             }
         } else {
-            workers = Math.max(1, nicNodes);
+            workers = Math.max(1, nicNodes.size());
         }
         return EngineConfig.memoryBytes(effective.engineMode(), workers, effective.flowCacheSize(),
                 engines.conntrackCapacity(), engines.mbufs(), loopbackPorts);

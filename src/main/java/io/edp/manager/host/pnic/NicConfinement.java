@@ -20,7 +20,7 @@ import io.edp.engine.nic.pcap.PcapDriverFactory;
 import io.edp.manager.api.FieldProblem;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.database.DataDirectoryProperties;
-import io.edp.manager.realization.EngineProperties;
+import io.edp.manager.engines.EngineProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;

@@ -9,7 +9,7 @@ import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.host.Host;
 import io.edp.manager.host.HostService;
-import io.edp.manager.realization.EngineMemoryBudget;
+import io.edp.manager.host.EngineAdmission;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.stereotype.Service;
@@ -21,10 +21,10 @@ class PhysicalNicService {
 
     private final HostService hosts;
     private final PhysicalNicRepository nics;
-    private final EngineMemoryBudget budget;
+    private final EngineAdmission budget;
     private final NicConfinement confinement;
 
-    PhysicalNicService(HostService hosts, PhysicalNicRepository nics, EngineMemoryBudget budget,
+    PhysicalNicService(HostService hosts, PhysicalNicRepository nics, EngineAdmission budget,
                        NicConfinement confinement) {
         this.hosts = hosts;
         this.nics = nics;

@@ -9,7 +9,7 @@ import io.edp.manager.api.ConflictException;
 import io.edp.manager.api.IfMatch;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.host.vm.VmService;
-import io.edp.manager.realization.EngineMemoryBudget;
+import io.edp.manager.host.EngineAdmission;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.stereotype.Service;
@@ -21,9 +21,9 @@ class VirtualNicService {
 
     private final VmService vms;
     private final VirtualNicRepository nics;
-    private final EngineMemoryBudget budget;
+    private final EngineAdmission budget;
 
-    VirtualNicService(VmService vms, VirtualNicRepository nics, EngineMemoryBudget budget) {
+    VirtualNicService(VmService vms, VirtualNicRepository nics, EngineAdmission budget) {
         this.vms = vms;
         this.nics = nics;
         this.budget = budget;

@@ -14,7 +14,7 @@ import io.edp.engine.mbuf.MbufPool;
 import io.edp.engine.nic.NicDrivers;
 import io.edp.engine.nic.PortConfig;
 import io.edp.manager.database.DataDirectoryProperties;
-import io.edp.manager.realization.EngineProperties;
+import io.edp.manager.engines.EngineProperties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -11,7 +11,7 @@ import java.util.List;
 
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.database.DataDirectoryProperties;
-import io.edp.manager.realization.EngineProperties;
+import io.edp.manager.engines.EngineProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

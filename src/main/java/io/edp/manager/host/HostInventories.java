@@ -1,0 +1,91 @@
+package io.edp.manager.host;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * The hosts' inventory as other modules read it to build and size engines: names, placement, NUMA nodes, physical
+ * NICs and virtual NICs. The inventory's tables are this module's own; other modules read them only through here.
+ * Many hosts are read in a constant number of queries, in the caller's transaction (a caller that needs one
+ * snapshot of several modules opens it).
+ */
+@Component
+public class HostInventories {
+
+    /** A host's NICs: physical NICs by name, virtual NICs by VM name, then MAC (the order engine ports get). */
+    public record HostInventory(String name, Placement placement, List<PhysicalPort> physical,
+                                List<VirtualPort> virtual) {
+    }
+
+    /** A physical NIC and its driver's settings ({@code interfaceName} for af_packet, the files for pcap). */
+    public record PhysicalPort(String name, int numaNode, int rxQueues, boolean rss, String driver,
+                               String interfaceName, String pcapInput, String pcapOutput, int mtu) {
+    }
+
+    /** A virtual NIC with its VM's name and NUMA node. */
+    public record VirtualPort(String vm, int numaNode, String mac, int vlan, String adapter, int rxQueues, int mtu) {
+    }
+
+    private final JdbcClient jdbc;
+
+    HostInventories(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** The inventories of those of {@code hostIds} that exist, in three queries however many hosts. */
+    public Map<UUID, HostInventory> of(Collection<UUID> hostIds) {
+        return read("id = ANY(:ids)", Map.of("ids", hostIds.toArray(UUID[]::new)));
+    }
+
+    /** The inventories of every host of {@code placement}, in three queries. */
+    public Map<UUID, HostInventory> placed(Placement placement) {
+        return read("placement = :placement", Map.of("placement", placement.name()));
+    }
+
+    /** The NUMA nodes the host declares (empty if it is gone). */
+    public List<Integer> numaNodes(UUID hostId) {
+        return jdbc.sql("SELECT node_id FROM host_numa_node WHERE host_id = :hostId ORDER BY node_id")
+                .param("hostId", hostId).query(Integer.class).list();
+    }
+
+    /** The hosts that {@code hostWhere} selects (a condition on the host table), with their NICs. */
+    private Map<UUID, HostInventory> read(String hostWhere, Map<String, ?> params) {
+        String ofHosts = "host_id IN (SELECT id FROM host WHERE " + hostWhere + ")";
+        Map<UUID, List<PhysicalPort>> physical = new HashMap<>();
+        jdbc.sql("""
+                        SELECT host_id, name, numa_node, rx_queues, rss, driver_kind, interface_name, pcap_input_file,
+                               pcap_output_file, mtu FROM physical_nic WHERE %s ORDER BY name""".formatted(ofHosts))
+                .params(params)
+                .query(rs -> {
+                    physical.computeIfAbsent(rs.getObject(1, UUID.class), id -> new ArrayList<>()).add(
+                            new PhysicalPort(rs.getString(2), rs.getInt(3), rs.getInt(4), rs.getBoolean(5),
+                                    rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9),
+                                    rs.getInt(10)));
+                });
+        Map<UUID, List<VirtualPort>> virtual = new HashMap<>();
+        jdbc.sql("""
+                        SELECT n.host_id, vm.name, vm.numa_node, n.mac, n.vlan, n.adapter_type, n.rx_queues, n.mtu
+                          FROM virtual_nic n JOIN vm ON vm.id = n.vm_id
+                         WHERE n.%s ORDER BY vm.name, n.mac""".formatted(ofHosts))
+                .params(params)
+                .query(rs -> {
+                    virtual.computeIfAbsent(rs.getObject(1, UUID.class), id -> new ArrayList<>()).add(
+                            new VirtualPort(rs.getString(2), rs.getInt(3), rs.getString(4), rs.getInt(5),
+                                    rs.getString(6), rs.getInt(7), rs.getInt(8)));
+                });
+        Map<UUID, HostInventory> inventories = new HashMap<>();
+        jdbc.sql("SELECT id, name, placement FROM host WHERE " + hostWhere).params(params).query(rs -> {
+            var id = rs.getObject(1, UUID.class);
+            inventories.put(id, new HostInventory(rs.getString(2), Placement.valueOf(rs.getString(3)),
+                    physical.getOrDefault(id, List.of()), virtual.getOrDefault(id, List.of())));
+        });
+        return inventories;
+    }
+}
