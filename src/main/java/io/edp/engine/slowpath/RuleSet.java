@@ -19,7 +19,8 @@ import java.util.List;
  * reaches it, and prefix tracking ({@link PrefixClasses}) the tuples with a rule whose source prefix holds the
  * packet's source. The remaining tuples are visited in order and skipped when no rule's destination prefix can hold
  * the packet's destination; the lookup ends at the first tuple whose first rule comes after the best match found.
- * Tuples are also split by band of rules ({@link #FIRST_BAND}), so that a match among the first rules ends it early.
+ * Tuples are also split by band of rules ({@link #FIRST_BAND}), so that a match among the first rules ends it early,
+ * and the first band has prefix tracking of its own ({@link Space}): a match there never reads the larger tables.
  */
 public final class RuleSet {
 
@@ -59,7 +60,7 @@ public final class RuleSet {
     private final int[] indexBySortedId;
 
     // the tuples, in the order of their first rule: which fields they hash, with which prefix masks
-    private final int tupleCount;
+    private final int tupleCount; // without the padding
     private final int[] tupleFields;
     private final long[] tupleSrcMaskHi;
     private final long[] tupleSrcMaskLo;
@@ -71,19 +72,36 @@ public final class RuleSet {
     private final int[] heads; // first rule of each bucket, -1 when empty
     // the tuples as bits of a bitmap, a tuple's bit at its index: the lookup visits the bits in order
     private final int words;
+    /**
+     * Each bitmap has a summary, a long whose bit k is set when a word of group k ({@code groupWords} words from
+     * word k × groupWords) is not zero: the lookup visits only the groups set in every stage's summary, so the words
+     * of tuples no stage lets in cost nothing (one word a group up to 4,096 tuples).
+     */
+    private final int groupWords;
     /** Per (IP version, protocol), at {@link #stageRows}: the tuples whose version and protocol the packet's can be. */
     private final long[] stageMasks;
     private final int[] stageRows;
+    /** The summary of each of {@link #stageMasks}' rows, at its row's offset divided by {@code words}. */
+    private final long[] stageSummaries;
     /** Per row of 64 destination ports, the tuples with a rule a TCP or UDP packet to such a port can match. */
     private final long[] portTuples;
-    // prefix tracking: which of the sources' and destinations' prefix classes each tuple's rules use
-    private final PrefixClasses sourcePrefixes;
-    private final PrefixClasses destinationPrefixes;
+    private final long[] portSummaries;
+    /** Which of its space's destination prefix classes each tuple's rules use. */
     private final long[] tupleDstClasses;
-    /** Per source class, the tuples with a rule of that class: {@code words} longs each. */
-    private final long[] sourceClassTuples;
-    private final boolean tracksPrefixes;
-    private final boolean tracksSources;
+    /** The first band's rules and tuples, then the rest's: each with prefix tables of its own rules only. */
+    private final Space[] spaces;
+
+    /**
+     * Prefix tracking over a run of rules and their tuples, whole bitmap words [{@code firstWord}, {@code endWord}):
+     * tuples of the first band fill the first words, the later bands' tuples start on a fresh word. The first
+     * band's tables hold its 64 rules' prefixes: a lookup that matches there reads a few lines of L1 instead of
+     * probing tables of every rule's prefixes, which at 10,000 rules are most of its cost. A first band of too few
+     * tuples for tracking to pay shares the whole set's space instead.
+     */
+    private record Space(int firstRule, int firstWord, int endWord, long groups, PrefixClasses sourcePrefixes,
+            PrefixClasses destinationPrefixes, long[] sourceClassTuples, long[] sourceClassSummaries,
+            boolean tracksPrefixes, boolean tracksSources) {
+    }
 
     public RuleSet(List<FirewallRule> rules) {
         int n = rules.size();
@@ -99,8 +117,11 @@ public final class RuleSet {
         Cidr[] sources = new Cidr[n];
         Cidr[] destinations = new Cidr[n];
         var tupleBySignature = new HashMap<Long, Integer>();
-        var tupleSizes = new ArrayList<Integer>();
+        var tupleSizes = new ArrayList<Integer>(); // by tuple index, 0 for the indices that pad a space's words
         for (int i = 0; i < n; i++) {
+            while (i == FIRST_BAND && tupleSizes.size() % 64 != 0) {
+                tupleSizes.add(0); // the later bands' space starts on a fresh bitmap word
+            }
             FirewallRule r = rules.get(i);
             Cidr src = Cidr.parse(r.source(), "firewall rule " + r.id() + " source");
             Cidr dst = Cidr.parse(r.destination(), "firewall rule " + r.id() + " destination");
@@ -130,39 +151,34 @@ public final class RuleSet {
             boolean portRange = limitsDestinationPort(r) && (fields[i] & DESTINATION_PORT_EXACT) == 0;
             long signature = (long) band(i) << 56 | (portRange ? 1L << 48 : 0) | (long) fields[i] << 40
                     | (long) versions[i] << 32 | protocols[i] << 16 | src.length() << 8 | dst.length();
-            int tuple = tupleBySignature.computeIfAbsent(signature, key -> tupleBySignature.size());
+            int tuple = tupleBySignature.computeIfAbsent(signature, key -> tupleSizes.size());
             if (tuple == tupleSizes.size()) {
                 tupleSizes.add(0);
             }
             tupleSizes.set(tuple, tupleSizes.get(tuple) + 1);
             tupleOf[i] = tuple;
         }
-        tupleCount = tupleSizes.size();
-        tupleFields = new int[tupleCount];
-        tupleSrcMaskHi = new long[tupleCount];
-        tupleSrcMaskLo = new long[tupleCount];
-        tupleDstMaskHi = new long[tupleCount];
-        tupleDstMaskLo = new long[tupleCount];
-        tupleFirstRule = new int[tupleCount];
-        tupleBuckets = new int[tupleCount];
-        tupleBucketMask = new int[tupleCount];
+        tupleCount = tupleBySignature.size();
+        int slots = tupleSizes.size(); // the tuples and the padding
+        tupleFields = new int[slots];
+        tupleSrcMaskHi = new long[slots];
+        tupleSrcMaskLo = new long[slots];
+        tupleDstMaskHi = new long[slots];
+        tupleDstMaskLo = new long[slots];
+        tupleFirstRule = new int[slots];
+        tupleBuckets = new int[slots];
+        tupleBucketMask = new int[slots];
         int bucketTotal = 0;
-        for (int t = 0; t < tupleCount; t++) {
+        for (int t = 0; t < slots; t++) {
             int buckets = Integer.highestOneBit(Math.max(1, tupleSizes.get(t)) * 2 - 1) << 1;
             tupleBuckets[t] = bucketTotal;
             tupleBucketMask[t] = buckets - 1;
             bucketTotal += buckets;
         }
-        sourcePrefixes = new PrefixClasses(sources);
-        destinationPrefixes = new PrefixClasses(destinations);
-        long[] tupleSrcClasses = new long[tupleCount];
-        tupleDstClasses = new long[tupleCount];
-        int[] tupleVersions = new int[tupleCount];
-        int[] tupleProtocols = new int[tupleCount];
-        // tracking costs a probe per prefix class: it pays only where it can save more tuple probes than that
-        tracksPrefixes = (sourcePrefixes.tracked() || destinationPrefixes.tracked())
-                && tupleCount > sourcePrefixes.probes() + destinationPrefixes.probes();
-        tracksSources = tracksPrefixes && sourcePrefixes.tracked();
+        tupleDstClasses = new long[slots];
+        int[] tupleVersions = new int[slots];
+        int[] tupleProtocols = new int[slots];
+        Arrays.fill(tupleFirstRule, -1); // stays -1 at the padding
         heads = new int[bucketTotal];
         Arrays.fill(heads, -1);
         for (int i = n - 1; i >= 0; i--) { // pushed in reverse, so each bucket lists its rules in list order
@@ -175,8 +191,6 @@ public final class RuleSet {
             tupleFirstRule[t] = i;
             tupleVersions[t] = versions[i];
             tupleProtocols[t] = protocols[i];
-            tupleSrcClasses[t] |= sourcePrefixes.ruleBits(i);
-            tupleDstClasses[t] |= destinationPrefixes.ruleBits(i);
             int at = i * RECORD;
             long ports = records[at + PORTS];
             records[at + HASH] = hash(fields[i], records[at + SRC_HI], records[at + SRC_LO], records[at + DST_HI],
@@ -185,15 +199,16 @@ public final class RuleSet {
             records[at + NEXT] = heads[bucket];
             heads[bucket] = i;
         }
-        words = (tupleCount + 63) >>> 6;
-        sourceClassTuples = new long[sourcePrefixes.classes() * words];
-        for (int t = 0; t < tupleCount; t++) {
-            for (long bits = tupleSrcClasses[t]; bits != 0 && sourcePrefixes.tracked(); bits &= bits - 1) {
-                sourceClassTuples[Long.numberOfTrailingZeros(bits) * words + (t >>> 6)] |= 1L << t;
-            }
-        }
+        words = Math.max(1, (slots + 63) >>> 6); // one word of zeros without rules
+        groupWords = (words + 63) >>> 6;
+        Space first = n > FIRST_BAND
+                ? space(0, FIRST_BAND, 0, tupleOf[FIRST_BAND] >>> 6, sources, destinations, tupleOf) : null;
+        // a first band too small to track its own prefixes is better filtered by the whole set's
+        spaces = first != null && first.tracksPrefixes()
+                ? new Space[] {first, space(FIRST_BAND, n, first.endWord(), words, sources, destinations, tupleOf)}
+                : new Space[] {space(0, n, 0, words, sources, destinations, tupleOf)};
         portTuples = new long[(65536 >>> PORT_ROW_SHIFT) * words];
-        var anyPort = new boolean[tupleCount];
+        var anyPort = new boolean[tupleFirstRule.length];
         for (int i = 0; i < n; i++) {
             int t = tupleOf[i];
             FirewallRule r = rules.get(i);
@@ -206,7 +221,7 @@ public final class RuleSet {
                 portTuples[row * words + (t >>> 6)] |= 1L << t;
             }
         }
-        for (int t = 0; t < tupleCount; t++) {
+        for (int t = 0; t < tupleFirstRule.length; t++) {
             for (int row = 0; row < 65536 >>> PORT_ROW_SHIFT && anyPort[t]; row++) {
                 portTuples[row * words + (t >>> 6)] |= 1L << t;
             }
@@ -218,8 +233,8 @@ public final class RuleSet {
             int version = row < 256 ? 4 : row < 512 ? 6 : -1; // -1: neither family, only version-free rules match
             int protocol = row & 0xFF;
             long[] mask = new long[words];
-            for (int t = 0; t < tupleCount; t++) {
-                if ((tupleVersions[t] == 0 || tupleVersions[t] == version)
+            for (int t = 0; t < tupleFirstRule.length; t++) {
+                if (tupleFirstRule[t] >= 0 && (tupleVersions[t] == 0 || tupleVersions[t] == version)
                         && (tupleProtocols[t] == 0 || tupleProtocols[t] == protocol)) {
                     mask[t >>> 6] |= 1L << t;
                 }
@@ -231,6 +246,8 @@ public final class RuleSet {
             });
         }
         stageMasks = masks.stream().mapToLong(Long::longValue).toArray();
+        stageSummaries = summaries(stageMasks, 0, words);
+        portSummaries = summaries(portTuples, 0, words);
         loggedIds = rules.stream().filter(FirewallRule::log).mapToInt(FirewallRule::id).sorted().toArray();
         long[] idAndIndex = new long[n];
         for (int i = 0; i < n; i++) {
@@ -243,6 +260,48 @@ public final class RuleSet {
             sortedIds[i] = (int) (idAndIndex[i] >>> 32);
             indexBySortedId[i] = (int) idAndIndex[i];
         }
+    }
+
+    /** The prefix tracking of rules [{@code from}, {@code to}), whose tuples fill words [firstWord, endWord). */
+    private Space space(int from, int to, int firstWord, int endWord, Cidr[] sources, Cidr[] destinations,
+            int[] tupleOf) {
+        var sourcePrefixes = new PrefixClasses(Arrays.copyOfRange(sources, from, to));
+        var destinationPrefixes = new PrefixClasses(Arrays.copyOfRange(destinations, from, to));
+        int spaceWords = endWord - firstWord;
+        var tupleSrcClasses = new long[spaceWords * 64];
+        Arrays.fill(tupleDstClasses, firstWord * 64, Math.min(endWord * 64, tupleDstClasses.length), 0);
+        for (int i = from; i < to; i++) {
+            tupleSrcClasses[tupleOf[i] - firstWord * 64] |= sourcePrefixes.ruleBits(i - from);
+            tupleDstClasses[tupleOf[i]] |= destinationPrefixes.ruleBits(i - from);
+        }
+        // tracking costs a probe per prefix class: it pays only where it can save more tuple probes than that
+        int tuples = (int) Arrays.stream(tupleSrcClasses).filter(classes -> classes != 0).count();
+        boolean tracksPrefixes = (sourcePrefixes.tracked() || destinationPrefixes.tracked())
+                && tuples > sourcePrefixes.probes() + destinationPrefixes.probes();
+        var sourceClassTuples = new long[sourcePrefixes.classes() * spaceWords];
+        for (int t = 0; t < tupleSrcClasses.length && sourcePrefixes.tracked(); t++) {
+            for (long bits = tupleSrcClasses[t]; bits != 0; bits &= bits - 1) {
+                sourceClassTuples[Long.numberOfTrailingZeros(bits) * spaceWords + (t >>> 6)] |= 1L << t;
+            }
+        }
+        long groups = 0;
+        for (int w = firstWord; w < endWord; w++) {
+            groups |= 1L << w / groupWords;
+        }
+        return new Space(from, firstWord, endWord, groups, sourcePrefixes, destinationPrefixes, sourceClassTuples,
+                summaries(sourceClassTuples, firstWord, spaceWords), tracksPrefixes,
+                tracksPrefixes && sourcePrefixes.tracked());
+    }
+
+    /** The summaries of {@code bitmaps}' rows of {@code rowWords} words, the first being word {@code firstWord}. */
+    private long[] summaries(long[] bitmaps, int firstWord, int rowWords) {
+        long[] summaries = new long[bitmaps.length / rowWords];
+        for (int at = 0; at < bitmaps.length; at++) {
+            if (bitmaps[at] != 0) {
+                summaries[at / rowWords] |= 1L << (firstWord + at % rowWords) / groupWords;
+            }
+        }
+        return summaries;
     }
 
     /** The band of rule {@code i}: 0 for the first {@value #FIRST_BAND} rules, then one more per sixteenfold. */
@@ -308,62 +367,94 @@ public final class RuleSet {
 
     /** The index of the first rule matching the packet, or -1. {@code outPort} is -1 when not yet known. */
     public int match(long srcAddrHi, long srcAddrLo, long dstAddrHi, long dstAddrLo, long l4, int outPort) {
+        int best = ids.length;
+        for (Space space : spaces) {
+            if (space.firstRule() >= best) {
+                break;
+            }
+            best = match(space, srcAddrHi, srcAddrLo, dstAddrHi, dstAddrLo, l4, outPort, best);
+        }
+        return best == ids.length ? -1 : best;
+    }
+
+    /** The first rule of the space matching the packet, or {@code best} if none comes before it. */
+    private int match(Space space, long srcAddrHi, long srcAddrLo, long dstAddrHi, long dstAddrLo, long l4,
+            int outPort, int best) {
         int proto = FlowKey.proto(l4);
         int version = FlowKey.ipVersion(l4);
         int sport = FlowKey.srcPort(l4);
         int dport = FlowKey.dstPort(l4);
-        int best = ids.length;
-        long srcClasses = tracksSources ? sourcePrefixes.matching(srcAddrHi, srcAddrLo, version) : 0;
+        boolean tracksSources = space.tracksSources();
+        PrefixClasses destinationPrefixes = space.destinationPrefixes();
+        long srcClasses = tracksSources ? space.sourcePrefixes().matching(srcAddrHi, srcAddrLo, version) : 0;
         // the destination's classes are looked up when a tuple first needs more than its zero-length ones: early
         // termination may save that lookup
-        long dstClasses = tracksPrefixes ? destinationPrefixes.anyLength() : -1L;
-        boolean dstKnown = !tracksPrefixes;
+        long dstClasses = space.tracksPrefixes() ? destinationPrefixes.anyLength() : -1L;
+        boolean dstKnown = !space.tracksPrefixes();
         int stage = stageRows[(version == 4 ? 0 : version == 6 ? 256 : 512) + proto];
         boolean ports = proto == FlowKey.PROTO_TCP || proto == FlowKey.PROTO_UDP;
         int portRow = (dport >>> PORT_ROW_SHIFT) * words;
-        for (int w = 0; w < words; w++) {
-            long candidates = stageMasks[stage + w];
-            if (ports) {
-                candidates &= portTuples[portRow + w];
+        long[] sourceClassTuples = space.sourceClassTuples();
+        int spaceWords = space.endWord() - space.firstWord();
+        long groups = space.groups() & stageSummaries[stage / words];
+        if (ports) {
+            groups &= portSummaries[dport >>> PORT_ROW_SHIFT];
+        }
+        if (tracksSources) {
+            long sourceGroups = 0;
+            for (long bits = srcClasses; bits != 0; bits &= bits - 1) {
+                sourceGroups |= space.sourceClassSummaries()[Long.numberOfTrailingZeros(bits)];
             }
-            if (tracksSources) {
-                long sourceTuples = 0;
-                for (long bits = srcClasses; bits != 0; bits &= bits - 1) {
-                    sourceTuples |= sourceClassTuples[Long.numberOfTrailingZeros(bits) * words + w];
+            groups &= sourceGroups;
+        }
+        for (; groups != 0; groups &= groups - 1) {
+            int group = Long.numberOfTrailingZeros(groups) * groupWords;
+            for (int w = Math.max(group, space.firstWord()), end = Math.min(group + groupWords, space.endWord());
+                    w < end; w++) {
+                long candidates = stageMasks[stage + w];
+                if (ports) {
+                    candidates &= portTuples[portRow + w];
                 }
-                candidates &= sourceTuples; // the tuples with a rule whose source prefix holds the packet's
-            }
-            for (; candidates != 0; candidates &= candidates - 1) {
-                int t = w << 6 | Long.numberOfTrailingZeros(candidates);
-                if (tupleFirstRule[t] >= best) {
-                    return best; // tuples come in the order of their first rule: none of the rest can do better
+                if (tracksSources) {
+                    long sourceTuples = 0;
+                    for (long bits = srcClasses; bits != 0; bits &= bits - 1) {
+                        sourceTuples |= sourceClassTuples[Long.numberOfTrailingZeros(bits) * spaceWords + w
+                                - space.firstWord()];
+                    }
+                    candidates &= sourceTuples; // the tuples with a rule whose source prefix holds the packet's
                 }
-                if ((tupleDstClasses[t] & dstClasses) == 0 && !dstKnown) {
-                    dstClasses = destinationPrefixes.matching(dstAddrHi, dstAddrLo, version);
-                    dstKnown = true;
-                }
-                if ((tupleDstClasses[t] & dstClasses) == 0) {
-                    continue; // no rule of the tuple has a destination prefix the packet's falls in
-                }
-                long srcHi = srcAddrHi & tupleSrcMaskHi[t];
-                long srcLo = srcAddrLo & tupleSrcMaskLo[t];
-                long dstHi = dstAddrHi & tupleDstMaskHi[t];
-                long dstLo = dstAddrLo & tupleDstMaskLo[t];
-                long h = hash(tupleFields[t], srcHi, srcLo, dstHi, dstLo, proto, version, sport, dport);
-                // the stage let in only tuples of the packet's version and protocol: a candidate's own are right
-                for (int i = heads[tupleBuckets[t] + (int) (h & tupleBucketMask[t])]; i >= 0 && i < best;
-                        i = (int) records[i * RECORD + NEXT]) {
-                    int at = i * RECORD;
-                    if (records[at + HASH] == h && records[at + SRC_HI] == srcHi && records[at + SRC_LO] == srcLo
-                            && records[at + DST_HI] == dstHi && records[at + DST_LO] == dstLo
-                            && (!ports || portsHold(records[at + PORTS], sport, dport))
-                            && (records[at + SCOPED] == 0 || inScope(appliedTo[i], FlowKey.inPort(l4), outPort))) {
-                        best = i;
+                for (; candidates != 0; candidates &= candidates - 1) {
+                    int t = w << 6 | Long.numberOfTrailingZeros(candidates);
+                    if (tupleFirstRule[t] >= best) {
+                        return best; // tuples come in the order of their first rule: none of the rest can do better
+                    }
+                    if ((tupleDstClasses[t] & dstClasses) == 0 && !dstKnown) {
+                        dstClasses = destinationPrefixes.matching(dstAddrHi, dstAddrLo, version);
+                        dstKnown = true;
+                    }
+                    if ((tupleDstClasses[t] & dstClasses) == 0) {
+                        continue; // no rule of the tuple has a destination prefix the packet's falls in
+                    }
+                    long srcHi = srcAddrHi & tupleSrcMaskHi[t];
+                    long srcLo = srcAddrLo & tupleSrcMaskLo[t];
+                    long dstHi = dstAddrHi & tupleDstMaskHi[t];
+                    long dstLo = dstAddrLo & tupleDstMaskLo[t];
+                    long h = hash(tupleFields[t], srcHi, srcLo, dstHi, dstLo, proto, version, sport, dport);
+                    // the stage let in only tuples of the packet's version and protocol: a candidate's own are right
+                    for (int i = heads[tupleBuckets[t] + (int) (h & tupleBucketMask[t])]; i >= 0 && i < best;
+                            i = (int) records[i * RECORD + NEXT]) {
+                        int at = i * RECORD;
+                        if (records[at + HASH] == h && records[at + SRC_HI] == srcHi && records[at + SRC_LO] == srcLo
+                                && records[at + DST_HI] == dstHi && records[at + DST_LO] == dstLo
+                                && (!ports || portsHold(records[at + PORTS], sport, dport))
+                                && (records[at + SCOPED] == 0 || inScope(appliedTo[i], FlowKey.inPort(l4), outPort))) {
+                            best = i;
+                        }
                     }
                 }
             }
         }
-        return best == ids.length ? -1 : best;
+        return best;
     }
 
     /** Whether a rule's port ranges, packed as in its record, hold the packet's ports. */

@@ -39,18 +39,20 @@ class RuleSetClassifierTest {
         int lookups = 0;
         int matched = 0;
         int maxTuples = 0;
-        for (int set = 0; set < 302; set++) {
+        for (int set = 0; set < 304; set++) {
             lengths = switch (set % 10) {
                 case 9 -> Lengths.EVERY;
                 case 8 -> Lengths.EVERY_IN_SOURCE;
                 case 7 -> Lengths.EVERY_IPV4;
-                default -> Lengths.POOLS;
+                default -> set >= 302 ? Lengths.EVERY : Lengths.POOLS;
             };
-            // the last two sets reach the third band of rules (past 1,024)
-            var rules = rules(set >= 300 ? 1_100 + random.nextInt(400) : random.nextInt(set < 50 ? 8 : 400));
+            // sets 300 and 301 reach the third band of rules (past 1,024); the last two have so many shapes that a
+            // bit of the bitmaps' summaries stands for several words (past 4,096 tuples)
+            var rules = rules(set >= 302 ? 8_000 : set >= 300 ? 1_100 + random.nextInt(400)
+                    : random.nextInt(set < 50 ? 8 : 400));
             var classifier = new RuleSet(rules);
             maxTuples = Math.max(maxTuples, classifier.tuples());
-            for (int p = 0; p < (set >= 300 ? 50 : 400); p++) {
+            for (int p = 0; p < (set >= 302 ? 20 : set >= 300 ? 50 : 400); p++) {
                 var packet = packet();
                 int expected = firstMatch(rules, packet);
                 assertThat(classifier.match(packet.srcHi, packet.srcLo, packet.dstHi, packet.dstLo, packet.l4,
@@ -77,6 +79,30 @@ class RuleSetClassifierTest {
         assertThat(classifier.tuples()).as("rules 1-64, 65-1,024, 1,025-10,000").isEqualTo(3);
         long l4 = FlowKey.l4Word(40000, 1024 + 9_999 % 1000, FlowKey.PROTO_TCP, 4, 0);
         assertThat(classifier.match(v4(10, 39, 15, 7), 0, v4(192, 168, 0, 1), 0, l4, -1)).isEqualTo(9_998);
+    }
+
+    @Test
+    void aFirstBandOfOneShapeIsFilteredByTheWholeSetsPrefixes() {
+        // one tuple in the first band: too few for prefix tracking of its own, so it shares the later bands'
+        lengths = Lengths.POOLS;
+        for (int set = 0; set < 20; set++) {
+            var rules = new ArrayList<FirewallRule>();
+            for (int i = 1; i <= 64; i++) {
+                rules.add(new FirewallRule(i, "10.0." + random.nextInt(3) + "." + random.nextInt(5) + "/32", "any",
+                        FlowKey.PROTO_TCP, PortRange.ANY, ports(), Set.of(), Verdict.DROP));
+            }
+            for (var rule : rules(random.nextInt(400))) {
+                rules.add(new FirewallRule(rule.id() + 64, rule.source(), rule.destination(), rule.protocol(),
+                        rule.sourcePorts(), rule.destinationPorts(), rule.appliedTo(), rule.verdict()));
+            }
+            var classifier = new RuleSet(rules);
+            for (int p = 0; p < 400; p++) {
+                var packet = packet();
+                assertThat(classifier.match(packet.srcHi, packet.srcLo, packet.dstHi, packet.dstLo, packet.l4,
+                        packet.outPort)).as("seed %d, rule set %d, %s against %s", seed, set, packet, rules)
+                        .isEqualTo(firstMatch(rules, packet));
+            }
+        }
     }
 
     @Test
