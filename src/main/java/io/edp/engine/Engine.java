@@ -517,7 +517,7 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * Starts a live capture of port {@code spec.port()} into a new pcap file at {@code file} (a file there is
+     * Starts a live capture of port {@code spec.port()} into a new pcap or pcapng file at {@code file} (a file there is
      * replaced): the workers copy the frames the port receives (before the pipeline) or transmits (after the
      * rewrite) that pass the filter into per-worker rings, never waiting (a full ring counts the frame dropped), and
      * the capture's drainer writes them. It ends at its limits, on {@link CaptureSession#stop()} or when the
@@ -531,7 +531,9 @@ public final class Engine implements AutoCloseable {
         if (!ports.drivers().containsKey(spec.port())) {
             throw new IllegalArgumentException("port: the engine has no port " + spec.port());
         }
-        return captures.start(spec, file);
+        String name = config.ports().stream().filter(p -> p.id() == spec.port()).map(PortConfig::name).findFirst()
+                .orElse("port " + spec.port());
+        return captures.start(spec, file, name);
     }
 
     private int nowMillis() {

@@ -7,8 +7,8 @@ import java.lang.invoke.VarHandle;
 
 /**
  * One worker's frames for one capture: a bounded single-producer (the worker), single-consumer (the capture's
- * drainer) ring of fixed slots in primitive arrays, each a frame's first {@code snaplen} bytes with its length and
- * time. {@link #offer} never waits and never allocates: a frame that finds the ring full is counted in
+ * drainer) ring of fixed slots in primitive arrays, each a frame's first {@code snaplen} bytes with its length,
+ * direction and time. {@link #offer} never waits and never allocates: a frame that finds the ring full is counted in
  * {@link #dropped()} and let go.
  */
 final class CaptureRing {
@@ -16,6 +16,8 @@ final class CaptureRing {
     private static final VarHandle HEAD;
     private static final VarHandle TAIL;
     private static final VarHandle DROPPED;
+    /** Set in a slot's length word when the port received the frame (rather than transmitted it). */
+    private static final long INBOUND = 1L << 32;
 
     static {
         try {
@@ -32,7 +34,7 @@ final class CaptureRing {
     private final int snaplen;
     private final byte[] data;
     private final MemorySegment dataSegment;
-    /** Per slot: the time (engine clock ns), then the frame's length on the wire. */
+    /** Per slot: the time (engine clock ns), then the frame's length on the wire, with {@link #INBOUND}. */
     private final long[] meta;
     /** Frames taken: written by the consumer. */
     private long head;
@@ -55,8 +57,11 @@ final class CaptureRing {
         return (long) frames * (snaplen + 2 * Long.BYTES);
     }
 
-    /** Copies the frame {@code s[off, off + length)} seen at {@code nanos} into the ring, or counts it dropped. */
-    void offer(MemorySegment s, long off, int length, long nanos) {
+    /**
+     * Copies the frame {@code s[off, off + length)} the port received ({@code inbound}) or transmitted at
+     * {@code nanos} into the ring, or counts it dropped.
+     */
+    void offer(MemorySegment s, long off, int length, long nanos, boolean inbound) {
         long t = tail;
         if (t - headSeen > mask) {
             headSeen = (long) HEAD.getAcquire(this);
@@ -68,7 +73,7 @@ final class CaptureRing {
         int slot = (int) (t & mask);
         MemorySegment.copy(s, ValueLayout.JAVA_BYTE, off, data, slot * snaplen, Math.min(length, snaplen));
         meta[2 * slot] = nanos;
-        meta[2 * slot + 1] = length;
+        meta[2 * slot + 1] = inbound ? length | INBOUND : length;
         TAIL.setRelease(this, t + 1);
     }
 
@@ -82,8 +87,10 @@ final class CaptureRing {
         long t = Math.min((long) TAIL.getAcquire(this), h + max);
         for (long i = h; i < t; i++) {
             int slot = (int) (i & mask);
-            int length = (int) meta[2 * slot + 1];
-            reader.read(dataSegment, (long) slot * snaplen, Math.min(length, snaplen), length, meta[2 * slot]);
+            long word = meta[2 * slot + 1];
+            int length = (int) word;
+            reader.read(dataSegment, (long) slot * snaplen, Math.min(length, snaplen), length, meta[2 * slot],
+                    (word & INBOUND) != 0);
         }
         HEAD.setRelease(this, t);
         return (int) (t - h);
@@ -91,6 +98,6 @@ final class CaptureRing {
 
     @FunctionalInterface
     interface FrameReader {
-        void read(MemorySegment data, long offset, int capturedLength, int length, long nanos);
+        void read(MemorySegment data, long offset, int capturedLength, int length, long nanos, boolean inbound);
     }
 }

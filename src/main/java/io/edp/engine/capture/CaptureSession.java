@@ -3,7 +3,9 @@ package io.edp.engine.capture;
 import io.edp.engine.capture.CaptureStats.EndReason;
 import io.edp.engine.capture.CaptureStats.State;
 import io.edp.engine.mbuf.Mbuf;
+import io.edp.engine.nic.pcap.CaptureFileWriter;
 import io.edp.engine.nic.pcap.PcapWriter;
+import io.edp.engine.nic.pcap.PcapngWriter;
 import io.edp.engine.process.FatalErrors;
 import io.edp.engine.time.Clock;
 import io.edp.engine.worker.Worker;
@@ -14,7 +16,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * One live capture: the workers copy the frames that pass its filter into their own {@link CaptureRing}; its
- * drainer writes them, ring by ring, into a classic pcap file and ends the capture at its packet or time limit,
+ * drainer writes them, ring by ring, into a classic pcap or a pcapng file and ends the capture at its packet or time limit,
  * or when {@link #stop stopped}. Frames of different workers are written in the order they are drained, so the
  * file is in time order per worker (per RX queue); a pcap reader does not need more.
  */
@@ -32,7 +34,7 @@ public final class CaptureSession {
     private final Path file;
     private final Clock clock;
     private final Captures owner;
-    private final PcapWriter writer;
+    private final CaptureFileWriter writer;
     private final long epochMinusClockNanos;
     private final long deadlineNanos;
     private final CaptureRing.FrameReader write = this::write;
@@ -46,7 +48,8 @@ public final class CaptureSession {
     private volatile EndReason stopRequest;
     private volatile Instant endedAt;
 
-    CaptureSession(CaptureSpec spec, Path file, int workers, Clock clock, Captures owner) {
+    /** {@code portName} names the port in a pcapng file's interface description. */
+    CaptureSession(CaptureSpec spec, Path file, String portName, int workers, Clock clock, Captures owner) {
         this.spec = spec;
         this.file = file;
         this.clock = clock;
@@ -59,7 +62,10 @@ public final class CaptureSession {
         for (int i = 0; i < workers; i++) {
             rings[i] = new CaptureRing(spec.ringFrames(), spec.snaplen());
         }
-        this.writer = new PcapWriter(file, spec.nanosecondTimestamps(), spec.snaplen());
+        this.writer = switch (spec.format()) {
+            case PCAP -> new PcapWriter(file, spec.nanosecondTimestamps(), spec.snaplen());
+            case PCAPNG -> new PcapngWriter(file, portName, spec.nanosecondTimestamps(), spec.snaplen());
+        };
         long now = clock.nanoTime();
         this.epochMinusClockNanos = System.currentTimeMillis() * 1_000_000L - now;
         this.deadlineNanos = now + Math.min(spec.maxDuration().toNanos(), Long.MAX_VALUE - now);
@@ -73,13 +79,16 @@ public final class CaptureSession {
         return file;
     }
 
-    /** Worker {@code worker}'s burst {@code buffers[0, count)}: the frames that pass the filter go to its ring. */
-    void tap(int worker, int[] buffers, int count, Mbuf mbuf, long nanos) {
+    /**
+     * Worker {@code worker}'s burst {@code buffers[0, count)}, received ({@code inbound}) or transmitted by the
+     * port: the frames that pass the filter go to its ring.
+     */
+    void tap(int worker, int[] buffers, int count, Mbuf mbuf, long nanos, boolean inbound) {
         CaptureRing ring = rings[worker];
         for (int i = 0; i < count; i++) {
             Mbuf m = mbuf.wrap(buffers[i]);
             if (filter.matches(m.data(), m.dataAddress(), m.dataLength())) {
-                ring.offer(m.data(), m.dataAddress(), m.dataLength(), nanos);
+                ring.offer(m.data(), m.dataAddress(), m.dataLength(), nanos, inbound);
             }
         }
     }
@@ -178,9 +187,9 @@ public final class CaptureSession {
         return n;
     }
 
-    private void write(MemorySegment data, long offset, int capturedLength, int length,
-            long nanos) {
-        writer.write(data, offset, capturedLength, length, epochMinusClockNanos + nanos);
+    private void write(MemorySegment data, long offset, int capturedLength, int length, long nanos,
+            boolean inbound) {
+        writer.write(data, offset, capturedLength, length, epochMinusClockNanos + nanos, inbound);
         captured++;
         bytes += length;
     }

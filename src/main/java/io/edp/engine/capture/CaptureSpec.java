@@ -9,10 +9,11 @@ import java.time.Duration;
  *
  * @param ringFrames frames each worker's ring holds between two drains (a power of two); what does not fit is
  *                   counted as dropped
- * @param nanosecondTimestamps a nanosecond pcap file instead of a microsecond one
+ * @param nanosecondTimestamps a file stamped in nanoseconds instead of microseconds
+ * @param format the file's format: classic pcap, or pcapng, whose packets say whether the port received or sent them
  */
 public record CaptureSpec(int port, Direction direction, CaptureFilter filter, int snaplen, long maxPackets,
-        Duration maxDuration, int ringFrames, boolean nanosecondTimestamps) {
+        Duration maxDuration, int ringFrames, boolean nanosecondTimestamps, Format format) {
 
     public static final int MIN_SNAPLEN = 64;
     /** A buffer's data room: no frame is longer. */
@@ -32,9 +33,28 @@ public record CaptureSpec(int port, Direction direction, CaptureFilter filter, i
         }
     }
 
+    /** The capture file's format. */
+    public enum Format {
+        /** Classic libpcap: what tcpdump writes; no direction per packet. */
+        PCAP("pcap"),
+        /** pcapng: what dumpcap and Wireshark write; each packet marked inbound or outbound. */
+        PCAPNG("pcapng");
+
+        private final String extension;
+
+        Format(String extension) {
+            this.extension = extension;
+        }
+
+        /** The file name's extension, without the dot. */
+        public String extension() {
+            return extension;
+        }
+    }
+
     public CaptureSpec {
-        if (direction == null || filter == null || maxDuration == null) {
-            throw new IllegalArgumentException("direction, filter and maxDuration are required");
+        if (direction == null || filter == null || maxDuration == null || format == null) {
+            throw new IllegalArgumentException("direction, filter, maxDuration and format are required");
         }
         if (snaplen < MIN_SNAPLEN || snaplen > MAX_SNAPLEN) {
             throw new IllegalArgumentException("snaplen must be " + MIN_SNAPLEN + ".." + MAX_SNAPLEN + ": " + snaplen);
@@ -47,21 +67,26 @@ public record CaptureSpec(int port, Direction direction, CaptureFilter filter, i
         }
     }
 
-    /** Whole frames, the default ring, microsecond timestamps. */
+    /** Whole frames, the default ring, a classic pcap file in microseconds. */
     public static CaptureSpec of(int port, Direction direction, CaptureFilter filter, long maxPackets,
             Duration maxDuration) {
         return new CaptureSpec(port, direction, filter, MAX_SNAPLEN, maxPackets, maxDuration, DEFAULT_RING_FRAMES,
-                false);
+                false, Format.PCAP);
     }
 
     public CaptureSpec withRingFrames(int frames) {
         return new CaptureSpec(port, direction, filter, snaplen, maxPackets, maxDuration, frames,
-                nanosecondTimestamps);
+                nanosecondTimestamps, format);
     }
 
     public CaptureSpec withSnaplen(int bytes) {
         return new CaptureSpec(port, direction, filter, bytes, maxPackets, maxDuration, ringFrames,
-                nanosecondTimestamps);
+                nanosecondTimestamps, format);
+    }
+
+    public CaptureSpec withFormat(Format fileFormat) {
+        return new CaptureSpec(port, direction, filter, snaplen, maxPackets, maxDuration, ringFrames,
+                nanosecondTimestamps, fileFormat);
     }
 
     /** Heap the capture's rings take on an engine of {@code workers} workers. */

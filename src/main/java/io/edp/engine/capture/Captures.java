@@ -53,7 +53,7 @@ public final class Captures implements AutoCloseable {
             long nanos) {
         for (CaptureSession s : taps) {
             if (s.rx && s.port == port) {
-                s.tap(worker, buffers, count, mbuf, nanos);
+                s.tap(worker, buffers, count, mbuf, nanos, true);
             }
         }
     }
@@ -63,14 +63,17 @@ public final class Captures implements AutoCloseable {
             long nanos) {
         for (CaptureSession s : taps) {
             if (s.tx && s.port == port) {
-                s.tap(worker, buffers, count, mbuf, nanos);
+                s.tap(worker, buffers, count, mbuf, nanos, false);
             }
         }
     }
 
-    /** Starts a capture into a new pcap file at {@code file}; the caller checked that the port exists. */
-    public synchronized CaptureSession start(CaptureSpec spec, Path file) {
-        CaptureSession session = new CaptureSession(spec, file, workers, clock, this);
+    /**
+     * Starts a capture into a new file at {@code file}; the caller checked that the port exists and names it
+     * {@code portName}.
+     */
+    public synchronized CaptureSession start(CaptureSpec spec, Path file, String portName) {
+        CaptureSession session = new CaptureSession(spec, file, portName, workers, clock, this);
         running.add(session);
         publish();
         if (!stepped) {

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.util.List;
 import java.util.UUID;
 
+import io.edp.engine.capture.CaptureSpec;
 import io.edp.manager.api.WithoutDatabase;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -37,6 +38,7 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 class CaptureController {
 
     static final String PCAP = "application/vnd.tcpdump.pcap";
+    static final String PCAPNG = "application/x-pcapng";
 
     private final CaptureService captures;
 
@@ -48,7 +50,8 @@ class CaptureController {
     @Operation(operationId = "startCapture", summary = "Start a live capture",
             description = """
                     Records what a port (a physical NIC by name, a virtual NIC by MAC or port name) receives, before \
-                    the pipeline, and / or transmits, after the rewrite, into a classic pcap file, filtered by \
+                    the pipeline, and / or transmits, after the rewrite, into a classic pcap file (format PCAP, the \
+                    default) or a pcapng file whose packets are marked inbound or outbound (PCAPNG), filtered by \
                     addresses, ports and protocol. Ends after maxPackets frames or durationSeconds, or when stopped \
                     (DELETE). Frames that find a worker's capture ring full are counted as dropped, never waited \
                     for. 400 for an unknown port, 404 when the host has no running engine, 409 when \
@@ -73,18 +76,21 @@ class CaptureController {
         return captures.get(hostId, captureId);
     }
 
-    @GetMapping(path = "/{captureId}/pcap", produces = PCAP)
-    @Operation(operationId = "getCapturePcap", summary = "A capture's pcap file",
+    @GetMapping(path = "/{captureId}/pcap", produces = {PCAP, PCAPNG})
+    @Operation(operationId = "getCapturePcap", summary = "A capture's file",
             description = """
-                    The classic pcap file (tcpdump, tshark, Wireshark read it). While the capture runs, what it \
-                    has written so far: whole records only, at most a millisecond behind.""",
-            responses = @ApiResponse(responseCode = "200", description = "The pcap file",
-                    content = @Content(mediaType = PCAP, schema = @Schema(type = "string", format = "binary"))))
+                    The file in the format the capture was started with: classic pcap (application/vnd.tcpdump.pcap) \
+                    or pcapng (application/x-pcapng); tcpdump, tshark and Wireshark read both. While the capture \
+                    runs, what it has written so far: whole records only, at most a millisecond behind.""",
+            responses = @ApiResponse(responseCode = "200", description = "The capture file",
+                    content = {@Content(mediaType = PCAP, schema = @Schema(type = "string", format = "binary")),
+                            @Content(mediaType = PCAPNG, schema = @Schema(type = "string", format = "binary"))}))
     ResponseEntity<Resource> pcap(@PathVariable UUID hostId,
             @Parameter(description = "The capture's id") @PathVariable UUID captureId) throws IOException {
         var pcap = captures.pcap(hostId, captureId);
         var body = new InputStreamResource(new Prefix(Files.newInputStream(pcap.file()), pcap.length()));
-        return ResponseEntity.ok().contentType(MediaType.parseMediaType(PCAP)).contentLength(pcap.length())
+        String type = pcap.format() == CaptureSpec.Format.PCAPNG ? PCAPNG : PCAP;
+        return ResponseEntity.ok().contentType(MediaType.parseMediaType(type)).contentLength(pcap.length())
                 .header(HttpHeaders.CONTENT_DISPOSITION,
                         ContentDisposition.attachment().filename(pcap.name()).build().toString())
                 .body(body);

@@ -24,8 +24,12 @@ public record CaptureRequest(
                 example = "60") @Min(1) @Max(MAX_DURATION_SECONDS) Integer durationSeconds,
         @Schema(description = "Bytes kept of each frame; default " + MAX_SNAPLEN + " (whole frames)",
                 example = "2048") @Min(MIN_SNAPLEN) @Max(MAX_SNAPLEN) Integer snaplen,
-        @Schema(description = "A nanosecond pcap file instead of a microsecond one (default false)")
-        Boolean nanosecondTimestamps) {
+        @Schema(description = "A file stamped in nanoseconds instead of microseconds (default false)")
+        Boolean nanosecondTimestamps,
+        @Schema(description = "PCAP (the default): a classic pcap file, as tcpdump -w writes; PCAPNG: a pcapng file, "
+                + "as dumpcap and Wireshark write, whose packets are each marked inbound or outbound (tshark's "
+                + "frame.packet_flags_direction) and whose interface is named after the port", example = "PCAPNG")
+        Format format) {
 
     static final long DEFAULT_MAX_PACKETS = 1_000;
     static final long MAX_PACKETS = 1_000_000;
@@ -36,6 +40,10 @@ public record CaptureRequest(
 
     public enum Direction {
         RX, TX, BOTH
+    }
+
+    public enum Format {
+        PCAP, PCAPNG
     }
 
     @Schema(name = "CaptureFilter", description = "Frames kept: every given part must hold (tcpdump's `(net A or net B) and (port P or "

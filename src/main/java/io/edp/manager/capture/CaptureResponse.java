@@ -19,6 +19,8 @@ public record CaptureResponse(@Schema(description = "The capture's id") UUID id,
                               @Schema(description = "Bytes kept of each frame") int snaplen,
                               @Schema(description = "Whether the file has nanosecond timestamps")
                               boolean nanosecondTimestamps,
+                              @Schema(description = "The file's format: PCAP or PCAPNG (packets marked inbound or "
+                                      + "outbound)") CaptureRequest.Format format,
                               @Schema(description = "RUNNING, then ENDED") CaptureStats.State state,
                               @Schema(description = "Why it ended; null while it runs") CaptureStats.EndReason endReason,
                               @Schema(description = "Why its file could not be written (endReason FAILED)") String failure,
@@ -28,5 +30,5 @@ public record CaptureResponse(@Schema(description = "The capture's id") UUID id,
                               @Schema(description = "Frames that passed the filter but found a worker's capture "
                                       + "ring full: counted, never waited for") long dropped,
                               @Schema(description = "The captured frames' bytes on the wire") long bytes,
-                              @Schema(description = "The pcap file's size now: what /pcap returns") long fileBytes) {
+                              @Schema(description = "The file's size now: what /pcap returns") long fileBytes) {
 }

@@ -69,7 +69,8 @@ class CaptureService {
         CaptureResponse response() {
             CaptureStats s = stats();
             return new CaptureResponse(id, hostId, port, direction, filter, spec.maxPackets(),
-                    (int) spec.maxDuration().toSeconds(), spec.snaplen(), spec.nanosecondTimestamps(), s.state(),
+                    (int) spec.maxDuration().toSeconds(), spec.snaplen(), spec.nanosecondTimestamps(),
+                    CaptureRequest.Format.valueOf(spec.format().name()), s.state(),
                     s.endReason(), s.failure(), startedAt, s.endedAt(), s.captured(), s.dropped(), s.bytes(),
                     s.fileBytes());
         }
@@ -99,7 +100,7 @@ class CaptureService {
             return;
         }
         Instant oldest = clock.instant().minus(properties.retention());
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.pcap")) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.{pcap,pcapng}")) {
             for (Path file : files) {
                 if (Files.getLastModifiedTime(file).toInstant().isBefore(oldest)) {
                     Files.deleteIfExists(file);
@@ -119,7 +120,8 @@ class CaptureService {
                 or(request.snaplen(), CaptureRequest.MAX_SNAPLEN),
                 request.maxPackets() != null ? request.maxPackets() : CaptureRequest.DEFAULT_MAX_PACKETS,
                 Duration.ofSeconds(or(request.durationSeconds(), CaptureRequest.DEFAULT_DURATION_SECONDS)),
-                CaptureSpec.DEFAULT_RING_FRAMES, Boolean.TRUE.equals(request.nanosecondTimestamps()));
+                CaptureSpec.DEFAULT_RING_FRAMES, Boolean.TRUE.equals(request.nanosecondTimestamps()),
+                request.format() == CaptureRequest.Format.PCAPNG ? CaptureSpec.Format.PCAPNG : CaptureSpec.Format.PCAP);
         UUID id = UUID.randomUUID();
         synchronized (this) {
             List<Kept> ofHost = ofHost(hostId);
@@ -135,7 +137,7 @@ class CaptureService {
             } catch (IOException e) {
                 throw new UncheckedIOException("capture directory " + dir + ": " + e.getMessage(), e);
             }
-            var file = dir.resolve(id + ".pcap");
+            var file = dir.resolve(fileName(id, spec));
             engine.startCapture(id, spec, file);
             var filterShown = request.filter() != null ? request.filter()
                     : new CaptureRequest.Filter(List.of(), List.of(), null);
@@ -158,13 +160,18 @@ class CaptureService {
         return find(hostId, captureId).response();
     }
 
-    /** The capture's file as far as it holds whole records, and that length. */
-    Pcap pcap(UUID hostId, UUID captureId) {
-        Kept kept = find(hostId, captureId);
-        return new Pcap(kept.file(), kept.stats().fileBytes(), captureId + ".pcap");
+    private static String fileName(UUID id, CaptureSpec spec) {
+        return id + "." + spec.format().extension();
     }
 
-    record Pcap(Path file, long length, String name) {
+    /** The capture's file as far as it holds whole records, that length, and its format. */
+    Pcap pcap(UUID hostId, UUID captureId) {
+        Kept kept = find(hostId, captureId);
+        return new Pcap(kept.file(), kept.stats().fileBytes(), fileName(captureId, kept.spec()),
+                kept.spec().format());
+    }
+
+    record Pcap(Path file, long length, String name, CaptureSpec.Format format) {
     }
 
     /** Stops a running capture (its final state), or removes an ended one with its file (empty). */

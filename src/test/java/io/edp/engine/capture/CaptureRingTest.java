@@ -17,21 +17,22 @@ class CaptureRingTest {
         long start = System.nanoTime();
         for (int i = 0; i < 1_000_000; i++) {
             frame[0] = (byte) i;
-            ring.offer(MemorySegment.ofArray(frame), 0, frame.length, i);
+            ring.offer(MemorySegment.ofArray(frame), 0, frame.length, i, i % 2 == 0);
         }
         long elapsed = System.nanoTime() - start;
 
         assertThat(ring.dropped()).isEqualTo(1_000_000 - 8);
         assertThat(elapsed).as("a million offers to a full ring, nanoseconds").isLessThan(5_000_000_000L);
         List<String> read = new ArrayList<>();
-        assertThat(ring.drain((data, offset, captured, length, nanos) -> read.add(
+        assertThat(ring.drain((data, offset, captured, length, nanos, inbound) -> read.add(
                 data.get(java.lang.foreign.ValueLayout.JAVA_BYTE, offset) + "/" + captured + "/" + length + "/"
-                        + nanos), Long.MAX_VALUE)).isEqualTo(8);
-        assertThat(read).containsExactly("0/64/100/0", "1/64/100/1", "2/64/100/2", "3/64/100/3", "4/64/100/4",
-                "5/64/100/5", "6/64/100/6", "7/64/100/7");
+                        + nanos + (inbound ? " in" : " out")), Long.MAX_VALUE)).isEqualTo(8);
+        assertThat(read).containsExactly("0/64/100/0 in", "1/64/100/1 out", "2/64/100/2 in", "3/64/100/3 out",
+                "4/64/100/4 in", "5/64/100/5 out", "6/64/100/6 in", "7/64/100/7 out");
 
-        ring.offer(MemorySegment.ofArray(frame), 0, 60, 42);
-        assertThat(ring.drain((data, offset, captured, length, nanos) -> read.add(captured + "/" + length), 1))
+        ring.offer(MemorySegment.ofArray(frame), 0, 60, 42, false);
+        assertThat(ring.drain((data, offset, captured, length, nanos, inbound) -> read.add(captured + "/" + length),
+                1))
                 .as("room again after the drain").isEqualTo(1);
         assertThat(read).last().isEqualTo("60/60");
         assertThat(ring.dropped()).isEqualTo(1_000_000 - 8);

@@ -139,6 +139,32 @@ class CaptureTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void aPcapngCaptureOfBothDirectionsMarksEachPacketInboundOrOutbound(Mode mode) {
+        try (Engine engine = stepped(mode)) {
+            CaptureSession both = engine.capture(CaptureSpec.of(2, Direction.BOTH, CaptureFilter.ALL, 100, MINUTE)
+                    .withFormat(CaptureSpec.Format.PCAPNG), dir.resolve("both.pcapng"));
+            // routed out of port 2 (transmitted, twice: the slow path's first packet, then the flow cache's)
+            inject(engine, frame(1, FlowKey.PROTO_UDP, 1000), frame(1, FlowKey.PROTO_UDP, 1000));
+            // received on port 2 as it arrived, then routed back out of it (10.0.1.0/24 is behind port 2)
+            byte[] arriving = frame(7, FlowKey.PROTO_TCP, 3000);
+            assertThat(TestTopology.nic(engine, 2).inject(MemorySegment.ofArray(arriving), 0, arriving.length))
+                    .isTrue();
+            engine.step();
+
+            assertThat(both.stop().captured()).isEqualTo(4);
+            // 1 inbound, 3 outbound; the interface named after the port, the tags as they were on the wire
+            assertThat(tshark(dir.resolve("both.pcapng"), "frame.packet_flags_direction", "frame.interface_name",
+                    "ip.src", "vlan.id", "ip.ttl")).containsExactlyInAnyOrder(
+                    "0x00000001\tuplink1\t10.0.0.7\t10\t64",
+                    "0x00000002\tuplink1\t10.0.0.7\t20\t63",
+                    "0x00000002\tuplink1\t10.0.0.1\t20\t63",
+                    "0x00000002\tuplink1\t10.0.0.1\t20\t63");
+            assertThat(HostCommand.run("capinfos", "-t", dir.resolve("both.pcapng").toString())).contains("pcapng");
+        }
+    }
+
     @Test
     void aCaptureEndsAtItsPacketLimitAndAtItsTimeLimitAndWhenStopped() {
         try (Engine engine = stepped(Mode.EDP_STANDARD)) {
@@ -195,7 +221,8 @@ class CaptureTest {
     void capturesTheTrafficGeneratorsFramesOnAThreadedEngineUntilItsLimit() throws java.io.IOException {
         try (Engine engine = Engine.start(config(Mode.EDP_STANDARD))) {
             CaptureSession session = engine.capture(new CaptureSpec(2, Direction.TX, CaptureFilter.ALL, 128, 500,
-                    MINUTE, CaptureSpec.DEFAULT_RING_FRAMES, true), dir.resolve("generator.pcap"));
+                    MINUTE, CaptureSpec.DEFAULT_RING_FRAMES, true, CaptureSpec.Format.PCAP),
+                    dir.resolve("generator.pcap"));
             TrafficGenerator generator = TestTopology.nic(engine, 0)
                     .startTraffic(TestTopology.routed(100, 0).withRate(100_000));
             Await.until("the capture ends", () -> session.stats().state() == State.ENDED, Duration.ofSeconds(30));

@@ -127,6 +127,11 @@ class CaptureApiTest extends ManagerTest {
         String hostId = hostWithAnEngine("esx-capture-rebuild");
         String id = JsonPath.read(start(hostId, """
                 {"port": "vmnic0", "direction": "RX"}""").andExpect(status().isCreated())
+                .andExpect(jsonPath("$.format").value("PCAP"))
+                .andReturn().getResponse().getContentAsString(), "$.id");
+        String ng = JsonPath.read(start(hostId, """
+                {"port": "vmnic0", "format": "PCAPNG"}""").andExpect(status().isCreated())
+                .andExpect(jsonPath("$.format").value("PCAPNG"))
                 .andReturn().getResponse().getContentAsString(), "$.id");
         mvc.perform(post("/api/v1/hosts/" + hostId + "/traffic").with(operator())
                         .contentType(MediaType.APPLICATION_JSON).content("""
@@ -134,6 +139,17 @@ class CaptureApiTest extends ManagerTest {
                                 .formatted(VM_MAC)))
                 .andExpect(status().isCreated());
         await("the 100 frames captured", () -> capture(hostId, id), c -> c.contains("\"captured\":100"));
+        await("the 100 frames captured in pcapng", () -> capture(hostId, ng), c -> c.contains("\"captured\":100"));
+        byte[] pcapng = mvc.perform(get("/api/v1/hosts/" + hostId + "/captures/" + ng + "/pcap").with(viewer()))
+                .andExpect(status().isOk())
+                .andExpect(header().string("Content-Type", "application/x-pcapng"))
+                .andExpect(header().string("Content-Disposition", containsString(ng + ".pcapng")))
+                .andReturn().getResponse().getContentAsByteArray();
+        Path ngFile = Files.write(dir.resolve("both.pcapng"), pcapng);
+        assertThat(HostCommand.run("tshark", "-r", ngFile.toString(), "-Tfields", "-e", "frame.interface_name",
+                "-e", "frame.packet_flags_direction", "-e", "eth.dst").lines())
+                .as("received by vmnic0: inbound").hasSize(100)
+                .allSatisfy(f -> assertThat(f).isEqualTo("vmnic0\t0x00000001\t" + VM_MAC));
 
         // a second worker cannot be added to a running engine: the push rebuilds it
         putEdp(hostId, """

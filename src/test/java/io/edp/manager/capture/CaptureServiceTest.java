@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CaptureServiceTest {
 
     private static final UUID HOST = UUID.randomUUID();
-    private static final CaptureRequest ON_UPLINK = new CaptureRequest("uplink0", null, null, null, null, null, null);
+    private static final CaptureRequest ON_UPLINK = new CaptureRequest("uplink0", null, null, null, null, null, null, null);
 
     @TempDir
     Path dir;
