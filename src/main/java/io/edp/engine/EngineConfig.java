@@ -46,11 +46,14 @@ import java.util.TreeMap;
  * @param ipfix              IPFIX flow export; {@link IpfixConfig#DISABLED} when not given
  * @param packetLog          where the firewall's packet log goes; {@link PacketLogConfig#DISABLED} when not given
  * @param gateways           the router's own addresses, at most one {@link Gateway} per VLAN
+ * @param stormControl       each worker's limit on flooded broadcast and multicast frames;
+ *                           {@link StormControl#DEFAULT} when not given
  */
 public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> vnics,
         Map<Integer, Integer> workersPerNumaNode, FlowCacheConfig flowCache, List<FirewallRule> firewallRules,
         List<Route> routes, String routerMac, int conntrackCapacity, int mbufs, TlbConfig tlb,
-        int descriptorBytes, IpfixConfig ipfix, PacketLogConfig packetLog, List<Gateway> gateways) {
+        int descriptorBytes, IpfixConfig ipfix, PacketLogConfig packetLog, List<Gateway> gateways,
+        StormControl stormControl) {
 
     public static final String DEFAULT_ROUTER_MAC = "02:ed:00:00:00:01";
     public static final int DEFAULT_CONNTRACK_CAPACITY = 262_144;
@@ -70,6 +73,7 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         ipfix = ipfix == null ? IpfixConfig.DISABLED : ipfix;
         packetLog = packetLog == null ? PacketLogConfig.DISABLED : packetLog;
         gateways = List.copyOf(gateways == null ? List.of() : gateways);
+        stormControl = stormControl == null ? StormControl.DEFAULT : stormControl;
         if (ports.isEmpty()) {
             throw new IllegalArgumentException("ports: at least one port is required");
         }
@@ -193,6 +197,7 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         b.ipfix = ipfix;
         b.packetLog = packetLog;
         b.gateways.addAll(gateways);
+        b.stormControl = stormControl;
         return b;
     }
 
@@ -216,6 +221,7 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
         private IpfixConfig ipfix = IpfixConfig.DISABLED;
         private PacketLogConfig packetLog = PacketLogConfig.DISABLED;
         private final List<Gateway> gateways = new ArrayList<>();
+        private StormControl stormControl;
 
         public Builder mode(Mode value) {
             mode = value;
@@ -323,10 +329,15 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
             return this;
         }
 
+        public Builder stormControl(StormControl value) {
+            this.stormControl = value;
+            return this;
+        }
+
         public EngineConfig build() {
             Map<Integer, Integer> w = workers.isEmpty() ? Map.of(0, 1) : workers;
             return new EngineConfig(mode, ports, vnics, w, flowCache, rules, routes, routerMac, conntrackCapacity,
-                    mbufs, tlb, descriptorBytes, ipfix, packetLog, gateways);
+                    mbufs, tlb, descriptorBytes, ipfix, packetLog, gateways, stormControl);
         }
     }
 }

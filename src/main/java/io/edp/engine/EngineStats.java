@@ -87,10 +87,10 @@ public record EngineStats(Instant takenAt, long takenAtNanos, int generation, Mo
     }
 
     /**
-     * Broadcast and multicast frames flooded over all workers, the copies made for their extra ports, and copies
-     * not made for want of a free buffer.
+     * Broadcast and multicast frames flooded over all workers, the copies made for their extra ports, copies not
+     * made for want of a free buffer, and frames storm control dropped ({@link StormControl}: over a worker's rate).
      */
-    public record FloodStats(long frames, long copies, long noBuffer) {
+    public record FloodStats(long frames, long copies, long noBuffer, long rateLimited) {
     }
 
     /**

@@ -56,7 +56,7 @@ final class GenerationCompiler {
         }
         return new Generation(number, tables, c.mode() != Mode.LEGACY, c.mode() == Mode.EDP_DEDICATED, tx,
                 c.flowCache().capacity(), c.flowCache().minExpiry().toMillis(), c.flowCache().maxExpiry().toMillis(),
-                c.flowCache().verifierSampleRate(), c.ipfix());
+                c.flowCache().verifierSampleRate(), c.ipfix(), c.stormControl());
     }
 
     /** The rules, their {@code log} flags cleared while the packet log is off (logging then costs nothing). */

@@ -68,6 +68,7 @@ class FastEqualsSlowPropertyTest {
     private static final LongAdder FRAMES = new LongAdder();
     private static final LongAdder VERIFIER_CHECKS = new LongAdder();
     private static final LongAdder LOG_LINES = new LongAdder();
+    private static final LongAdder STORM_CONTROLLED = new LongAdder();
 
     /** The runs this property's sequences opened (a chain that fails midway does not hand back its state). */
     private final List<SequenceRun> opened = new ArrayList<>();
@@ -80,6 +81,7 @@ class FastEqualsSlowPropertyTest {
             for (SequenceRun run : opened) {
                 EngineStats stats = run.engines().underTest().stats();
                 VERIFIER_CHECKS.add(stats.flowCache().verifierChecks());
+                STORM_CONTROLLED.add(stats.flood().rateLimited());
                 assertThat(stats.flowCache().verifierMismatches()).as("live verifier mismatches: %s",
                         stats.verifierMismatches()).isZero();
                 assertThat(run.engines().underTest().ruleStats()).as("rule counters, fast path included")
@@ -101,8 +103,9 @@ class FastEqualsSlowPropertyTest {
     static void summary() {
         if (SEQUENCES.sum() > 0) {
             System.out.printf("fast equals slow: %d sequences, %d events, %d frames through both engines, "
-                    + "%d fast-path hits verified live, %d packet-log lines alike%n", SEQUENCES.sum(), EVENTS.sum(),
-                    FRAMES.sum(), VERIFIER_CHECKS.sum(), LOG_LINES.sum());
+                    + "%d fast-path hits verified live, %d packet-log lines alike, %d floods held back by storm "
+                    + "control alike%n", SEQUENCES.sum(), EVENTS.sum(), FRAMES.sum(), VERIFIER_CHECKS.sum(),
+                    LOG_LINES.sum(), STORM_CONTROLLED.sum());
         }
     }
 
@@ -335,8 +338,9 @@ class FastEqualsSlowPropertyTest {
 
     @Example
     void floodedFramesAndTheRoutersAnswersLeaveAlikeWhicheverPathRan() {
+        // six floods at one instant: the default storm control lets them all through
         EngineConfig config = ModelNetwork.config(Mode.EDP_STANDARD, List.of(), ModelNetwork.INITIAL_ROUTES,
-                ModelNetwork.CACHE_SETTINGS.get(1));
+                ModelNetwork.CACHE_SETTINGS.get(1)).toBuilder().stormControl(StormControl.DEFAULT).build();
         List<Flow> flows = List.of(new Flow(Protocol.UDP, Pair.A_X, false, 0), new Flow(Protocol.UDP, Pair.B_X, false, 0),
                 new Flow(Protocol.ICMP, Pair.A_G, false, 0), new Flow(Protocol.ICMP, Pair.E_G, true, 0),
                 new Flow(Protocol.UDP, Pair.A_C, false, 0));

@@ -2,11 +2,15 @@ package io.edp.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.edp.engine.nic.NicDrivers;
 import io.edp.engine.nic.PortConfig;
+import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.nic.TestFrames;
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.packet.Frames;
 import io.edp.engine.packet.FlowKey;
+import io.edp.engine.time.ManualClock;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
@@ -53,7 +57,7 @@ class FloodingTest {
                     .build();
             EngineStats stats = CapturedUplinks.replay(config, 6);
 
-            assertThat(stats.flood()).as(mode.toString()).isEqualTo(new EngineStats.FloodStats(4, 4, 0));
+            assertThat(stats.flood()).as(mode.toString()).isEqualTo(new EngineStats.FloodStats(4, 4, 0, 0));
             assertThat(stats.drops()).as("no VM port on VLAN 30").isEqualTo(Map.of(DropReason.NO_DESTINATION, 1L));
             Map<Integer, List<String>> sent = new TreeMap<>();
             for (int port = 1; port <= 5; port++) {
@@ -76,6 +80,56 @@ class FloodingTest {
                 assertThat(sent).as("EDP_STANDARD sends LEGACY's bytes").isEqualTo(legacy);
             }
         }
+    }
+
+    /**
+     * A broadcast storm from vm-a beyond storm control (100 frames a second, bursts of 10): the first 10 frames
+     * are flooded (to vm-b and, tagged, the uplink: one copy and the original each), the other 40 dropped before
+     * any copy; 100 ms later the bucket holds 10 tokens again, and 10 of the next 20 go out.
+     */
+    @Test
+    void stormControlHoldsAWorkerToItsRateOfFloodedFrames() {
+        for (Mode mode : List.of(Mode.LEGACY, Mode.EDP_STANDARD)) {
+            EngineConfig config = EngineConfig.builder().mode(mode)
+                    .port(PortConfig.loopback(0, "uplink0", 0, 1, 1))
+                    .port(PortConfig.loopback(1, "vm-a", 0, 1, 1))
+                    .port(PortConfig.loopback(2, "vm-b", 0, 1, 1))
+                    .vnic(new VnicConfig("vm-a", "a", 1, "02:00:00:00:00:0a", 10, AdapterType.VMXNET3))
+                    .vnic(new VnicConfig("vm-b", "b", 2, "02:00:00:00:00:0b", 10, AdapterType.VMXNET3))
+                    .stormControl(new StormControl(100, 10)).mbufs(1024).build();
+            ManualClock clock = new ManualClock(0);
+            try (Engine engine = Engine.startStepped(config, NicDrivers.withLoopback(), clock)) {
+                LoopbackNic uplink = TestTopology.nic(engine, 0);
+                LoopbackNic vmB = TestTopology.nic(engine, 2);
+                uplink.captureTransmitted(100);
+                vmB.captureTransmitted(100);
+                byte[] arp = arp(Frames.ethernet(BROADCAST, A));
+                storm(engine, arp, 50);
+
+                EngineStats stats = engine.stats();
+                assertThat(stats.flood()).as(mode.toString()).isEqualTo(new EngineStats.FloodStats(10, 10, 0, 40));
+                assertThat(stats.drops()).isEqualTo(Map.of(DropReason.STORM_CONTROL, 40L));
+                assertThat(vmB.takeTransmitted()).hasSize(10).allSatisfy(f -> assertThat(f).isEqualTo(arp));
+                assertThat(uplink.takeTransmitted()).hasSize(10);
+
+                clock.advance(java.time.Duration.ofMillis(100));
+                storm(engine, arp, 20);
+                assertThat(engine.stats().flood()).isEqualTo(new EngineStats.FloodStats(20, 20, 0, 50));
+                assertThat(vmB.takeTransmitted()).hasSize(10);
+                assertThat(uplink.takeTransmitted()).hasSize(10);
+            }
+        }
+    }
+
+    /** {@code count} copies of {@code frame} from vm-a (port 1), in bursts of 10, each stepped. */
+    private static void storm(Engine engine, byte[] frame, int count) {
+        for (int i = 0; i < count; i++) {
+            assertThat(TestTopology.nic(engine, 1).inject(MemorySegment.ofArray(frame), 0, frame.length)).isTrue();
+            if (i % 10 == 9) {
+                engine.step();
+            }
+        }
+        engine.step();
     }
 
     private static byte[] arp(Frames l2) {

@@ -26,6 +26,7 @@ import java.util.Set;
  *   G  the router's gateway address    10.0.0.254  fd00::fe    A and E ping it, the router answers (its replies
  *      of VLAN 10 (VLAN 20: 10.128.0.254, fd01::fe)           come from behind uplink 0, tagged 10, and are routed)
  *   X  broadcast / all-nodes on VLAN 10 10.0.0.255 ff02::1     flooded to every port of VLAN 10 but the sender's
+ *                                                              (storm control: one a second per worker, no burst)
  * </pre>
  * Flows go between a {@link Pair} of hosts; the firewall rules and routes a test applies are picked from the
  * numbered pools {@link #RULES} and {@link #ROUTES}.
@@ -155,6 +156,12 @@ final class ModelNetwork {
             new Flow(Protocol.TCP, Pair.A_G, false, 0),
             new Flow(Protocol.UDP, Pair.A_X, true, 1));
     /** The router's addresses on VLAN 10 (A, B, E) and 20 (C); D's untagged segment has none. */
+    /**
+     * Tight enough that sequences meet it (two floods on one worker without a second between them): both engines
+     * must then hold back the same frames.
+     */
+    static final StormControl STORM_CONTROL = new StormControl(1, 1);
+
     static final List<Gateway> GATEWAYS = List.of(new Gateway(VM_VLAN, "10.0.0.254", "fd00::fe"),
             new Gateway(20, "10.128.0.254", "fd01::fe"));
 
@@ -233,7 +240,8 @@ final class ModelNetwork {
                 .flowCache(cache.config())
                 .conntrackCapacity(1024)
                 .mbufs(1024)
-                .gateways(GATEWAYS);
+                .gateways(GATEWAYS)
+                .stormControl(STORM_CONTROL);
         return b.rules(pick(RULES, rules)).routes(pick(ROUTES, routes)).build();
     }
 

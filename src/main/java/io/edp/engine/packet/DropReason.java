@@ -35,6 +35,8 @@ public enum DropReason {
     TO_ROUTER,
     /** An IP packet larger than its egress port's MTU (routed: answered with fragmentation needed / too big). */
     MTU_EXCEEDED,
+    /** A broadcast or multicast frame beyond its worker's storm-control rate ({@link io.edp.engine.StormControl}). */
+    STORM_CONTROL,
     // transmit and the worker itself
     PORT_DOWN,
     TX_QUEUE_FULL,

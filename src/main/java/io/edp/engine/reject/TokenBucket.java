@@ -2,19 +2,25 @@ package io.edp.engine.reject;
 
 /**
  * A token bucket on the engine clock's milliseconds: {@code ratePerSecond} tokens a second, at most {@code burst}
- * saved up, full at the start. Credit is kept in nanoseconds, so any rate refills exactly. One owner thread.
+ * saved up, full at the start and after each {@link #limit change of limit}. Credit is kept in nanoseconds, so
+ * any rate refills exactly. One owner thread.
  */
 public final class TokenBucket {
 
-    private final long nanosPerToken;
-    private final long capacityNanos;
+    private long nanosPerToken;
+    private long capacityNanos;
     private long creditNanos;
     private int lastMillis;
 
     public TokenBucket(int ratePerSecond, int burst) {
-        this.nanosPerToken = 1_000_000_000L / ratePerSecond;
-        this.capacityNanos = nanosPerToken * burst;
-        this.creditNanos = capacityNanos;
+        limit(ratePerSecond, burst);
+    }
+
+    /** From now on {@code ratePerSecond} tokens a second, at most {@code burst} saved up; full. */
+    public void limit(int ratePerSecond, int burst) {
+        nanosPerToken = 1_000_000_000L / ratePerSecond;
+        capacityNanos = nanosPerToken * burst;
+        creditNanos = capacityNanos;
     }
 
     /** Takes a token if one is there at {@code nowMillis} (wrap-safe, as every engine-clock millisecond). */

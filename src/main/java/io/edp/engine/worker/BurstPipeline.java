@@ -222,7 +222,7 @@ final class BurstPipeline {
      */
     private void rewrite(int index, Mbuf m, Action action, Generation g, int nowMillis) {
         if (action.outPort() == Action.FLOOD) {
-            flood.flood(index, m, action.vlan(), g, taps, burstNanos);
+            flood.flood(index, m, action.vlan(), g, taps, burstNanos, nowMillis);
             return;
         }
         if (action.outPort() == Action.LOCAL) {

@@ -1,5 +1,6 @@
 package io.edp.engine.worker;
 
+import io.edp.engine.StormControl;
 import io.edp.engine.capture.CaptureSession;
 import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.mbuf.MbufCache;
@@ -9,6 +10,7 @@ import io.edp.engine.nic.NicDriver;
 import io.edp.engine.packet.DropReason;
 import io.edp.engine.packet.FlowKey;
 import io.edp.engine.packet.FrameRewriter;
+import io.edp.engine.reject.TokenBucket;
 import io.edp.engine.slowpath.ForwardingTables;
 import io.edp.engine.slowpath.IoChain;
 import java.lang.foreign.ValueLayout;
@@ -17,21 +19,28 @@ import java.lang.foreign.ValueLayout;
  * Floods a broadcast or multicast frame within its segment, as a vSwitch does: from a VM port to every other VM
  * port of the VLAN and to the default uplink (tagged), from an uplink to the VLAN's VM ports only (never back to
  * an uplink, so two uplinks make no loop). The original buffer goes to the last port, a copy from the worker's
- * {@link MbufCache} to each other (buffers, no heap allocation); each leaves with its port's tagging. Counts the
- * frames flooded, the copies made and copies that found no free buffer.
+ * {@link MbufCache} to each other (buffers, no heap allocation); each leaves with its port's tagging. Storm
+ * control ({@link StormControl}) holds a worker to a rate of flooded frames with a token bucket: a frame beyond it
+ * is dropped before any copy is made. Counts the frames flooded, the copies made, copies that found no free buffer
+ * and the frames storm control dropped.
  */
 public final class Flood {
 
     public static final int FLOODED = 0;
     public static final int COPIES = 1;
     public static final int NO_BUFFER = 2;
-    public static final int COUNTER_COUNT = 3;
+    public static final int RATE_LIMITED = 3;
+    public static final int COUNTER_COUNT = 4;
 
     private final MbufCache mbufs;
     private final Mbuf copy;
     private final Transmit transmit;
     private final long[] drops;
     private final Counters counters = new Counters(COUNTER_COUNT);
+    private final TokenBucket bucket = new TokenBucket(StormControl.DEFAULT.framesPerSecond(),
+            StormControl.DEFAULT.burst());
+    /** The limit {@link #bucket} runs at: the current generation's (compared by reference, once per flood). */
+    private StormControl limit = StormControl.DEFAULT;
 
     Flood(MbufCache mbufs, MbufPool pool, Transmit transmit, long[] drops) {
         this.mbufs = mbufs;
@@ -44,8 +53,11 @@ public final class Flood {
         return counters;
     }
 
-    /** Sends buffer {@code index} (the parsed frame {@code m}) to the ports of {@code segment} but its own. */
-    void flood(int index, Mbuf m, int segment, Generation g, CaptureSession[] taps, long nanos) {
+    /**
+     * Sends buffer {@code index} (the parsed frame {@code m}) to the ports of {@code segment} but its own, or drops
+     * it when storm control holds it back at {@code nowMillis}.
+     */
+    void flood(int index, Mbuf m, int segment, Generation g, CaptureSession[] taps, long nanos, int nowMillis) {
         ForwardingTables t = g.tables();
         int in = m.port();
         int[] vmPorts = t.vlanPorts(segment);
@@ -62,6 +74,16 @@ public final class Flood {
             return;
         }
         long[] c = counters.values();
+        if (g.stormControl() != limit) {
+            limit = g.stormControl();
+            bucket.limit(limit.framesPerSecond(), limit.burst());
+        }
+        if (!bucket.tryTake(nowMillis)) {
+            c[RATE_LIMITED]++;
+            drops[DropReason.STORM_CONTROL.ordinal()]++;
+            mbufs.free(index);
+            return;
+        }
         c[FLOODED]++;
         int outerTag = FlowKey.outerTag(m.descriptors().get(ValueLayout.JAVA_LONG_UNALIGNED,
                 m.flowKeyAddress() + FlowKey.L2));

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.edp.engine.config.ConfigRules;
 import io.edp.engine.FlowCacheConfig;
 import io.edp.engine.Mode;
+import io.edp.engine.StormControl;
 import io.edp.engine.packetlog.PacketLogConfig;
 import io.edp.engine.telemetry.IpfixConfig;
 import io.edp.engine.tlb.TlbConfig;
@@ -75,12 +76,19 @@ public record EdpSettings(
                 + "cache does not count); a power of two", example = "65536")
         @Min(16) @Max(1_048_576) Integer ipfixMaxFlows,
         @Schema(description = "IPFIX: the observation domain id of this host's messages", example = "1")
-        @Min(0) @Max(4_294_967_295L) Long ipfixObservationDomainId) {
+        @Min(0) @Max(4_294_967_295L) Long ipfixObservationDomainId,
+        @Schema(description = "Storm control: broadcast and multicast frames each worker floods per second; frames "
+                + "beyond are dropped (edp_flood_rate_limited_total)", example = "10000")
+        @Min(1) @Max(StormControl.MAX_FRAMES_PER_SECOND) Integer stormControlFramesPerSecond,
+        @Schema(description = "Storm control: flooded frames a worker may send at once above the rate",
+                example = "1000")
+        @Min(1) @Max(StormControl.MAX_BURST) Integer stormControlBurst) {
 
     /** The seed's defaults; workersPerNumaNode stays null: it depends on the host's NICs. */
     public static final EdpSettings DEFAULTS = new EdpSettings(Mode.LEGACY.name(), null, 131_072, 90, 150, 0, true, 4,
             70, 25, DfwLoggingSettings.DEFAULTS, false, IpfixConfig.DEFAULT_ACTIVE_TIMEOUT_MILLIS / 1000,
-            IpfixConfig.DEFAULT_IDLE_TIMEOUT_MILLIS / 1000, 0, IpfixConfig.DEFAULT_MAX_FLOWS, 0L);
+            IpfixConfig.DEFAULT_IDLE_TIMEOUT_MILLIS / 1000, 0, IpfixConfig.DEFAULT_MAX_FLOWS, 0L,
+            StormControl.DEFAULT.framesPerSecond(), StormControl.DEFAULT.burst());
 
     /** The engine's names of the settings ({@link ConfigRules}) and the API's. */
     private static final Map<String, String> API_FIELDS = Map.of(
@@ -92,7 +100,7 @@ public record EdpSettings(
             "tlb.improvementThreshold", "tlbImprovementPercent");
 
     static final EdpSettings NONE = new EdpSettings(null, null, null, null, null, null, null, null, null, null, null,
-            null, null, null, null, null, null);
+            null, null, null, null, null, null, null, null);
 
     /** These settings where set, {@code base}'s elsewhere. */
     public EdpSettings over(EdpSettings base) {
@@ -113,7 +121,9 @@ public record EdpSettings(
                 ipfixIdleTimeoutSeconds != null ? ipfixIdleTimeoutSeconds : base.ipfixIdleTimeoutSeconds,
                 ipfixSampling != null ? ipfixSampling : base.ipfixSampling,
                 ipfixMaxFlows != null ? ipfixMaxFlows : base.ipfixMaxFlows,
-                ipfixObservationDomainId != null ? ipfixObservationDomainId : base.ipfixObservationDomainId);
+                ipfixObservationDomainId != null ? ipfixObservationDomainId : base.ipfixObservationDomainId,
+                stormControlFramesPerSecond != null ? stormControlFramesPerSecond : base.stormControlFramesPerSecond,
+                stormControlBurst != null ? stormControlBurst : base.stormControlBurst);
     }
 
     /** IPFIX export as the engine takes it: off unless switched on and there is a collector; effective only. */
@@ -124,6 +134,11 @@ public record EdpSettings(
         return new IpfixConfig(collectors, ipfixObservationDomainId, ipfixActiveTimeoutSeconds * 1000,
                 ipfixIdleTimeoutSeconds * 1000, ipfixSampling, ipfixMaxFlows, IpfixConfig.DEFAULT_MTU,
                 IpfixConfig.DEFAULT_TEMPLATE_REFRESH_MILLIS);
+    }
+
+    /** Storm control on flooded frames as the engine takes it; effective only. */
+    public StormControl stormControl() {
+        return new StormControl(stormControlFramesPerSecond, stormControlBurst);
     }
 
     /** The mode as the engine knows it; only call on checked settings. */
@@ -184,7 +199,7 @@ public record EdpSettings(
                 flowCacheSize, flowExpiryMinSeconds, flowExpiryMaxSeconds, verifierSampleRate, tlbEnabled, tlbIntervalSeconds,
                 tlbThresholdPercent, tlbImprovementPercent, dfwLogging, telemetryIpfix,
                 ipfixActiveTimeoutSeconds, ipfixIdleTimeoutSeconds, ipfixSampling, ipfixMaxFlows,
-                ipfixObservationDomainId);
+                ipfixObservationDomainId, stormControlFramesPerSecond, stormControlBurst);
     }
 
     /** The engine's rules broken by the fields set here; a rule over two fields applies when both are set. */

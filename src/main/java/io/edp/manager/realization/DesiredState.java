@@ -140,6 +140,7 @@ class DesiredState {
                 .mode(settings.engineMode())
                 .flowCache(settings.flowCacheConfig())
                 .tlb(settings.tlbConfig())
+                .stormControl(settings.stormControl())
                 .ipfix(settings.ipfixConfig(shared.ipfixCollectors()))
                 .packetLog(settings.packetLogConfig(shared.syslogServers().stream()
                         .map(SyslogServerResponse::engineServer).toList(), packetLogDirectory.dir()))

@@ -131,6 +131,8 @@ class EngineMetrics {
                 s -> s.flood().frames());
         counter(ids, "edp.flood.copies", "Copies made of flooded frames, one per extra port", host, snapshots,
                 s -> s.flood().copies());
+        counter(ids, "edp.flood.rate.limited", "Broadcast and multicast frames storm control dropped (over a "
+                + "worker's rate of flooded frames)", host, snapshots, s -> s.flood().rateLimited());
         routerReply(ids, "arp", host, snapshots, s -> s.routerReplies().arpReplies());
         routerReply(ids, "neighbor_advertisement", host, snapshots, s -> s.routerReplies().neighborAdvertisements());
         routerReply(ids, "echo", host, snapshots, s -> s.routerReplies().echoReplies());

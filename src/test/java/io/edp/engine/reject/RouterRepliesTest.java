@@ -78,7 +78,7 @@ class RouterRepliesTest {
                     .isEqualTo(new EngineStats.RouterReplyStats(1, 1, 2, 2, 0, 0, 0, 2));
             assertThat(stats.drops()).isEqualTo(Map.of(DropReason.TO_ROUTER, 6L, DropReason.TTL_EXCEEDED, 2L,
                     DropReason.NO_DESTINATION, 1L));
-            assertThat(stats.flood()).isEqualTo(new EngineStats.FloodStats(0, 0, 0));
+            assertThat(stats.flood()).isEqualTo(new EngineStats.FloodStats(0, 0, 0, 0));
             Path replies = ports.output(mode, 1);
             List<String> decoded = tshark(replies, "eth.dst", "eth.src", "vlan.id", "arp.opcode", "arp.src.hw_mac",
                     "arp.src.proto_ipv4", "arp.dst.hw_mac", "arp.dst.proto_ipv4", "ip.src", "ip.dst", "ip.ttl",

@@ -14,7 +14,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.UUID;
 
+import io.edp.engine.StormControl;
 import io.edp.manager.ManagerTest;
+import io.edp.manager.engines.HostEngines;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
@@ -26,6 +28,9 @@ class EdpApiTest extends ManagerTest {
 
     @Autowired
     private JdbcTemplate jdbc;
+
+    @Autowired
+    private HostEngines engines;
 
     private UUID hostId;
 
@@ -45,7 +50,26 @@ class EdpApiTest extends ManagerTest {
                 .andExpect(jsonPath("$.effective.flowExpiryMinSeconds").value(90))
                 .andExpect(jsonPath("$.effective.flowExpiryMaxSeconds").value(150))
                 .andExpect(jsonPath("$.effective.tlbIntervalSeconds").value(4))
-                .andExpect(jsonPath("$.effective.tlbThresholdPercent").value(70));
+                .andExpect(jsonPath("$.effective.tlbThresholdPercent").value(70))
+                .andExpect(jsonPath("$.effective.stormControlFramesPerSecond").value(10_000))
+                .andExpect(jsonPath("$.effective.stormControlBurst").value(1_000));
+    }
+
+    @Test
+    void stormControlIsAHostSettingTheEngineRunsWith() throws Exception {
+        String host = hostWithAVm("esx-storm");
+        putEdp(host, """
+                {"settings": {"stormControlFramesPerSecond": 0, "stormControlBurst": 2000000}}""")
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.errors[*].field", hasItem("settings.stormControlFramesPerSecond")))
+                .andExpect(jsonPath("$.errors[*].field", hasItem("settings.stormControlBurst")));
+        putEdp(host, """
+                {"settings": {"stormControlFramesPerSecond": 500}}""")
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.effective.stormControlFramesPerSecond").value(500))
+                .andExpect(jsonPath("$.effective.stormControlBurst").value(1_000));
+        await("the engine running with the host's storm control", () -> engines.engine(UUID.fromString(host))
+                .map(e -> e.config().stormControl()).orElse(null), new StormControl(500, 1_000)::equals);
     }
 
     @Test

@@ -47,6 +47,8 @@ class StatsApiTest extends ManagerTest {
         // unicast to a known VM: nothing flooded, nothing for the router
         assertThat(prometheus).containsPattern("edp_flood_frames_total\\{host=\"esx-metrics\",host_id=\"" + hostId
                         + "\"} 0")
+                .containsPattern("edp_flood_rate_limited_total\\{host=\"esx-metrics\",host_id=\"" + hostId
+                        + "\"} 0")
                 .containsPattern("edp_router_replies_total\\{host=\"esx-metrics\",host_id=\"" + hostId
                         + "\",kind=\"echo\"} 0");
 
