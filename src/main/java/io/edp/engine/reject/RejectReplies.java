@@ -23,11 +23,10 @@ public final class RejectReplies {
     public static final int COUNTER_COUNT = 3;
 
     private final Counters counters = new Counters(COUNTER_COUNT);
-    private final TokenBucket bucket = new TokenBucket(RATE_PER_SECOND, BURST);
-    private final Mbuf reply;
+    private final ReplyBuffers buffers;
 
     public RejectReplies(MbufPool pool) {
-        this.reply = new Mbuf(pool);
+        this.buffers = new ReplyBuffers(pool, RATE_PER_SECOND, BURST, counters, RATE_LIMITED, NO_BUFFER);
     }
 
     /** Replies sent, replies the rate limit held back, replies without a free buffer. */
@@ -44,18 +43,11 @@ public final class RejectReplies {
         if (kind == RejectReply.NONE) {
             return -1;
         }
-        long[] c = counters.values();
-        if (!bucket.tryTake(nowMillis)) {
-            c[RATE_LIMITED]++;
-            return -1;
+        int index = buffers.take(cache, nowMillis);
+        if (index >= 0) {
+            RejectReply.write(kind, rejected, buffers.wrap(index));
+            counters.values()[SENT]++;
         }
-        int index = cache.allocate();
-        if (index < 0) {
-            c[NO_BUFFER]++;
-            return -1;
-        }
-        RejectReply.write(kind, rejected, reply.wrap(index));
-        c[SENT]++;
         return index;
     }
 }

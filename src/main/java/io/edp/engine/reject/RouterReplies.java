@@ -46,11 +46,10 @@ public final class RouterReplies {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
     private final Counters counters = new Counters(COUNTER_COUNT);
-    private final TokenBucket bucket = new TokenBucket(RATE_PER_SECOND, BURST);
-    private final Mbuf reply;
+    private final ReplyBuffers buffers;
 
     public RouterReplies(MbufPool pool) {
-        this.reply = new Mbuf(pool);
+        this.buffers = new ReplyBuffers(pool, RATE_PER_SECOND, BURST, counters, RATE_LIMITED, NO_BUFFER);
     }
 
     /** ARP replies, neighbor advertisements, echo replies, time exceeded, rate limited, no buffer, unanswered. */
@@ -69,9 +68,9 @@ public final class RouterReplies {
             c[UNANSWERED]++;
             return -1;
         }
-        int index = take(cache, nowMillis);
+        int index = buffers.take(cache, nowMillis);
         if (index >= 0) {
-            RouterReply.write(kind, m, reply.wrap(index), routerMac);
+            RouterReply.write(kind, m, buffers.wrap(index), routerMac);
             c[kind == RouterReply.ARP_REPLY ? ARP_REPLIES
                     : kind == RouterReply.NEIGHBOR_ADVERTISEMENT ? NEIGHBOR_ADVERTISEMENTS : ECHO_REPLIES]++;
         }
@@ -90,28 +89,15 @@ public final class RouterReplies {
         if (kind == RejectReply.NONE || (gatewayHi == 0 && gatewayLo == 0)) {
             return -1;
         }
-        int index = take(cache, nowMillis);
+        int index = buffers.take(cache, nowMillis);
         if (index >= 0) {
             boolean v4 = FlowKey.ipVersion(m.descriptors().get(LONG, m.flowKeyAddress() + FlowKey.L4)) == 4;
             boolean tooBig = error == TOO_BIG_ERROR;
             int type = tooBig ? (v4 ? ICMP_UNREACHABLE : ICMPV6_PACKET_TOO_BIG)
                     : (v4 ? ICMP_TIME_EXCEEDED : ICMPV6_TIME_EXCEEDED);
-            RejectReply.write(RejectReply.UNREACHABLE, m, reply.wrap(index), type,
+            RejectReply.write(RejectReply.UNREACHABLE, m, buffers.wrap(index), type,
                     tooBig && v4 ? ICMP_FRAGMENTATION_NEEDED : 0, tooBig ? mtu : 0, gatewayHi, gatewayLo);
             counters.values()[tooBig ? PACKET_TOO_BIG : TIME_EXCEEDED]++;
-        }
-        return index;
-    }
-
-    private int take(MbufCache cache, int nowMillis) {
-        long[] c = counters.values();
-        if (!bucket.tryTake(nowMillis)) {
-            c[RATE_LIMITED]++;
-            return -1;
-        }
-        int index = cache.allocate();
-        if (index < 0) {
-            c[NO_BUFFER]++;
         }
         return index;
     }
