@@ -89,8 +89,13 @@ public record CaptureSpec(int port, Direction direction, CaptureFilter filter, i
                 nanosecondTimestamps, fileFormat);
     }
 
-    /** Heap the capture's rings take on an engine of {@code workers} workers. */
+    /** Heap the capture's rings take on an engine of {@code workers} workers, allocated when it starts. */
     public long ringBytes(int workers) {
         return CaptureRing.bytes(ringFrames, snaplen) * workers;
+    }
+
+    /** {@link #ringBytes} of a capture with the default ring of whole frames: the largest the API starts. */
+    public static long defaultRingBytes(int workers) {
+        return CaptureRing.bytes(DEFAULT_RING_FRAMES, MAX_SNAPLEN) * workers;
     }
 }

@@ -3,6 +3,8 @@ package io.edp.manager.capture;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import io.edp.engine.capture.CaptureSpec;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -10,17 +12,17 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Live captures: where their pcap files go and how many are kept how long.
  *
  * @param dir        the only directory capture files are written in; not set: {@code capture} under the data
- *                   directory. Its {@code *.pcap} files are the manager's: at start-up, those older than the
+ *                   directory. Its {@code *.pcap} and {@code *.pcapng} files are the manager's: at start-up, those older than the
  *                   retention are deleted (files of a previous run, which no listing shows any more)
  * @param retention  how long an ended capture and its file are kept
  * @param maxKept    captures kept per host, running or ended; a new one removes the oldest ended one beyond it
  * @param maxRunning captures running at once per host
  */
 @ConfigurationProperties("edp.capture")
-record CaptureProperties(Path dir, @DefaultValue("1h") Duration retention, @DefaultValue("20") int maxKept,
+public record CaptureProperties(Path dir, @DefaultValue("1h") Duration retention, @DefaultValue("20") int maxKept,
                          @DefaultValue("4") int maxRunning) {
 
-    CaptureProperties {
+    public CaptureProperties {
         if (maxRunning < 1 || maxKept < maxRunning) {
             throw new IllegalArgumentException("edp.capture: max-running must be at least 1 and at most max-kept: "
                     + maxRunning + ", " + maxKept);
@@ -28,5 +30,14 @@ record CaptureProperties(Path dir, @DefaultValue("1h") Duration retention, @Defa
         if (retention.isNegative()) {
             throw new IllegalArgumentException("edp.capture.retention must not be negative: " + retention);
         }
+    }
+
+    /**
+     * The heap the rings of {@code maxRunning} captures take on an engine of {@code workers} workers, at most: what
+     * an embedded host reserves for its captures in the engines' memory budget, so that a capture never needs memory
+     * the budget did not count.
+     */
+    public long ringBytes(int workers) {
+        return maxRunning * CaptureSpec.defaultRingBytes(workers);
     }
 }

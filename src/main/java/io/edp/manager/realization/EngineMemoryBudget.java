@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 
 import io.edp.engine.EngineConfig;
 import io.edp.manager.api.MemoryBudgetExceededException;
+import io.edp.manager.capture.CaptureProperties;
 import io.edp.manager.edp.EdpSettings;
 import io.edp.manager.edp.HostEdpService;
 import io.edp.manager.engines.EngineProperties;
@@ -26,7 +27,8 @@ import org.springframework.transaction.annotation.Transactional;
  * Admission of embedded engines: every host of the inventory placed EMBEDDED (an agent's engine spends its own
  * host's memory) reserves the memory its engine allocates up front,
  * estimated by the engine from the host's effective EDP settings ({@link EngineConfig#memoryBytes(io.edp.engine.Mode,
- * int, int, int, int, int)}), and all reservations together must fit the budget
+ * int, int, int, int, int)}) plus the rings of the captures it may run ({@link CaptureProperties#ringBytes}), and all
+ * reservations together must fit the budget
  * ({@link EngineProperties#memoryBudgetBytes()}). A host with no NIC yet reserves the engine its first NIC gives it
  * (one worker), so a host that was admitted can always get one.
  * <p>
@@ -44,14 +46,16 @@ class EngineMemoryBudget implements EngineAdmission {
     private final HostInventories inventories;
     private final HostEdpService edp;
     private final EngineProperties engines;
+    private final CaptureProperties captures;
 
     /** {@code edp} is resolved on first use: its writes are admitted here, so it cannot be built before. */
     EngineMemoryBudget(JdbcClient jdbc, HostInventories inventories, @Lazy HostEdpService edp,
-                       EngineProperties engines) {
+                       EngineProperties engines, CaptureProperties captures) {
         this.jdbc = jdbc;
         this.inventories = inventories;
         this.edp = edp;
         this.engines = engines;
+        this.captures = captures;
     }
 
     /** Runs {@code change} in the caller's transaction and refuses it if the engines' memory would no longer fit. */
@@ -95,7 +99,8 @@ class EngineMemoryBudget implements EngineAdmission {
 
     /**
      * The host's engine: its workers as set, else one per NUMA node with a physical NIC (as DesiredState builds);
-     * a loopback port per loopback physical NIC and per virtual NIC.
+     * a loopback port per loopback physical NIC and per virtual NIC; and the rings of as many captures as may run
+     * on it at once (allocated when they start, but reserved here so that starting one cannot exceed the budget).
      */
     private long bytes(EdpSettings effective, HostInventory host) {
         int loopbackPorts = host.virtual().size();
@@ -115,7 +120,7 @@ class EngineMemoryBudget implements EngineAdmission {
             workers = Math.max(1, nicNodes.size());
         }
         return EngineConfig.memoryBytes(effective.engineMode(), workers, effective.flowCacheSize(),
-                engines.conntrackCapacity(), engines.mbufs(), loopbackPorts);
+                engines.conntrackCapacity(), engines.mbufs(), loopbackPorts) + captures.ringBytes(workers);
     }
 
     private static long total(Map<String, Long> reservations) {

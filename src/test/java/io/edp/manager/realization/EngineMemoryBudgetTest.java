@@ -24,7 +24,7 @@ import org.springframework.test.web.servlet.ResultActions;
 
 /**
  * The embedded engines' memory budget: room for three engines with the default settings, one loopback port and
- * half a worker more. A
+ * half a worker more; each engine's reservation includes the rings of the four captures it may run (per worker). A
  * fourth host, or a settings change that makes an engine bigger than what is left, is refused with 409 saying how
  * much it needs and how much is left; what shrinks an engine is always accepted.
  */
@@ -32,11 +32,14 @@ class EngineMemoryBudgetTest extends RealizationTest {
 
     private static final int MBUFS = 4096;
     private static final int CONNTRACK = 65_536;
-    /** One host's engine with the defaults: LEGACY, one worker, the default flow cache. */
+    /** The rings of edp.capture.max-running (4) captures of whole frames on one worker: 4 × 1,024 × 2,064 bytes. */
+    private static final long CAPTURE_RINGS = 4 * 1024 * (2048 + 16);
+    /** One host's engine with the defaults: LEGACY, one worker, the default flow cache, its captures' rings. */
     private static final long DEFAULT_ENGINE = EngineConfig.memoryBytes(Mode.LEGACY, 1, FlowCache.DEFAULT_CAPACITY,
-            CONNTRACK, MBUFS, 0);
-    /** What a second worker costs: its flow cache and fixed tables. */
-    private static final long WORKER = FlowCache.bytes(FlowCache.DEFAULT_CAPACITY) + Worker.fixedBytes();
+            CONNTRACK, MBUFS, 0) + CAPTURE_RINGS;
+    /** What a second worker costs: its flow cache and fixed tables, and its rings of each capture. */
+    private static final long WORKER = FlowCache.bytes(FlowCache.DEFAULT_CAPACITY) + Worker.fixedBytes()
+            + CAPTURE_RINGS;
     /** What a loopback port costs: its traffic sink. */
     private static final long PORT = LoopbackNic.bytes();
     private static final long BUDGET = 3 * DEFAULT_ENGINE + PORT + WORKER / 2;
@@ -75,7 +78,8 @@ class EngineMemoryBudgetTest extends RealizationTest {
     @Test
     void aSettingsChangeThatWouldNotFitIsRefusedAndOneThatShrinksIsAccepted() throws Exception {
         long generation = desiredGeneration(first);
-        long bigger = EngineConfig.memoryBytes(Mode.LEGACY, 1, FlowCache.MAX_CAPACITY, CONNTRACK, MBUFS, 0);
+        long bigger = EngineConfig.memoryBytes(Mode.LEGACY, 1, FlowCache.MAX_CAPACITY, CONNTRACK, MBUFS, 0)
+                + CAPTURE_RINGS;
 
         putEdp(first, "{\"flowCacheSize\": " + FlowCache.MAX_CAPACITY + "}")
                 .andExpect(status().isConflict())
