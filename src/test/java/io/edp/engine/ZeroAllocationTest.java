@@ -6,6 +6,7 @@ import io.edp.engine.capture.CaptureFilter;
 import io.edp.engine.capture.CaptureSession;
 import io.edp.engine.capture.CaptureSpec;
 import io.edp.engine.nic.loopback.TrafficGenerator;
+import io.edp.engine.nic.loopback.TrafficProfile;
 import io.edp.engine.packetlog.PacketLogConfig;
 import io.edp.engine.packetlog.PacketLogStats;
 import io.edp.engine.slowpath.Cidr;
@@ -31,7 +32,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * verifier re-evaluates a fast-path hit, not when it counts flows for IPFIX and hands records to the exporter
  * (short flow timeouts, so records leave while it is measured), not when it logs (or, over its rate limit,
  * suppresses) the lines of logged rules and counts the hits of their connections for the packet log, not when it
- * taps a port's received and transmitted frames for live captures (filtered, copied into the capture rings).
+ * taps a port's received and transmitted frames for live captures (filtered, copied into the capture rings), not
+ * when it floods a VM's broadcasts or, over storm control's rate, drops them.
  */
 class ZeroAllocationTest {
 
@@ -71,6 +73,11 @@ class ZeroAllocationTest {
                     Long.MAX_VALUE, Duration.ofHours(1)).withSnaplen(64), dir.resolve("tx.pcap"));
             TrafficGenerator generator = TestTopology.nic(engine, 0)
                     .startTraffic(TestTopology.routed(1_000, 0).withMix(60, 20, 0));
+            // vm-a broadcasts 50,000 frames a second: flooded to the uplink up to storm control's 10,000, the rest
+            // dropped
+            TrafficGenerator broadcasts = TestTopology.nic(engine, 1).startTraffic(TrafficProfile.udp()
+                    .withFlows(16).withMacs(TestTopology.VM_A_MAC, "ff:ff:ff:ff:ff:ff")
+                    .withAddresses("10.0.0.1", "10.0.0.255", 1).withRate(50_000));
             Await.until("warm-up", () -> engine.stats().txPackets() > 200_000, Duration.ofSeconds(30));
             long worker = engine.workerThreadIds()[0];
             EngineStats start = engine.stats();
@@ -92,6 +99,7 @@ class ZeroAllocationTest {
             long records = engine.ipfixStats().recordsExported();
             PacketLogStats log = engine.packetLog().stats();
             generator.stop();
+            broadcasts.stop();
             long captured = rx.stop().captured() + tx.stop().captured();
             System.out.printf("zero allocation, %s: %s%n", mode, windows);
 
@@ -107,6 +115,10 @@ class ZeroAllocationTest {
                     .isGreaterThan(start.rejectReplies().sent());
             assertThat(stats.rejectReplies().rateLimited()).as("replies declined while measured")
                     .isGreaterThan(start.rejectReplies().rateLimited());
+            assertThat(stats.flood().frames()).as("broadcasts flooded while measured")
+                    .isGreaterThan(start.flood().frames());
+            assertThat(stats.flood().rateLimited()).as("broadcasts storm control dropped while measured")
+                    .isGreaterThan(start.flood().rateLimited());
             assertThat(log.queued()).as("lines logged while measured").isGreaterThan(logStart.queued());
             assertThat(log.suppressed()).as("lines suppressed while measured").isGreaterThan(logStart.suppressed());
         }
