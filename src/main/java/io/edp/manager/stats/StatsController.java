@@ -77,6 +77,16 @@ class StatsController {
         return VerifierReport.of(engines.require(hostId).stats());
     }
 
+    @GetMapping("/forwarding")
+    @Operation(operationId = "getForwardingStats", summary = "Floods, the router's own replies, reject replies",
+            description = "Broadcast and multicast frames flooded within their VLAN (and those storm control "
+                    + "dropped), ARP / neighbor advertisements / echo replies for gateway addresses, ICMP time "
+                    + "exceeded and packet too big, TCP resets and ICMP unreachables for REJECT rules: sent and "
+                    + "held back, summed over the workers.")
+    ForwardingReport forwarding(@PathVariable UUID hostId) {
+        return ForwardingReport.of(engines.require(hostId).stats());
+    }
+
     @GetMapping("/nic-queues")
     @Operation(operationId = "getNicQueueStats", summary = "Ports and their RX queues: load and owning worker")
     NicQueueReport nicQueues(@PathVariable UUID hostId) {

@@ -105,6 +105,10 @@ class GatewayApiTest extends ManagerTest {
         await("50 packet-too-big answers", () -> engine.stats().routerReplies().packetTooBig(), n -> n == 50);
         assertThat(JsonPath.<Integer>read(responseBody("/api/v1/hosts/" + hostId + "/traffic"),
                 "$.dropped.MTU_EXCEEDED")).isEqualTo(50);
+        String forwarding = responseBody("/api/v1/hosts/" + hostId + "/stats/forwarding");
+        assertThat(JsonPath.<Integer>read(forwarding, "$.routerReplies.packetTooBig")).isEqualTo(50);
+        assertThat(JsonPath.<Integer>read(forwarding, "$.routerReplies.echoReplies")).isZero();
+        assertThat(JsonPath.<Integer>read(forwarding, "$.floods.frames")).isZero();
         mvc.perform(post("/api/v1/hosts/" + hostId + "/trace").with(viewer()).contentType(MediaType.APPLICATION_JSON)
                         .content("""
                                 {"ingress": "vmnic0", "vlans": [10], "sourceIp": "10.0.0.1",
