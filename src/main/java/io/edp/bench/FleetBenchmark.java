@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +26,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.ToDoubleFunction;
 import java.util.regex.Pattern;
 
 import tools.jackson.databind.PropertyNamingStrategies;
@@ -53,7 +55,7 @@ final class FleetBenchmark {
     private static final Path OUTPUT = DIR.resolve("fleet.json");
     private static final JsonMapper JSON = JsonMapper.builder()
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
-    private static final Duration START = Duration.ofSeconds(180);
+    private static final Duration START = Duration.ofSeconds(360); // replicas start in minutes on a loaded machine
     private static final Duration CONVERGE = Duration.ofSeconds(120);
     private static final Pattern BUMPED = Pattern.compile(
             "\\{\"hostId\":\"([0-9a-f-]{36})\",\"generation\":(\\d+)}");
@@ -102,8 +104,17 @@ final class FleetBenchmark {
     record PerHost(int hosts, long rssBytes, int threads, double rssMibPerHost, double threadsPerHost) {
     }
 
+    /**
+     * Where a change's time goes, from the reports' side: after the commit, when the first, the median and the last
+     * of the hosts' realization reports was written (host_realization.last_success_at, the report's transaction
+     * start). The first shows the path of one agent (notification, woken poll, apply, report); the spread up to the
+     * last shows what serving the whole fleet adds; the last report to the bench's figure is the bench's own poll.
+     */
+    record Reports(double firstMs, double medianMs, double lastMs) {
+    }
+
     record Result(int agents, int replicas, int changes, double p50Ms, double p99Ms, double maxMs,
-                  Double replicaKillConvergeS, double firstRealizeS, PerHost agentPlacement,
+                  Double replicaKillConvergeS, double firstRealizeS, Reports reportsP50, PerHost agentPlacement,
                   PerHost embeddedPlacement, Usage agentLauncher, double loadAverage) {
     }
 
@@ -205,14 +216,19 @@ final class FleetBenchmark {
             var launcherUsage = Usage.of(launcher.toHandle());
 
             double[] millis = new double[options.changes()];
+            List<Reports> reports = new ArrayList<>();
             for (int i = 0; i < options.changes(); i++) {
                 int through = i % replicas.size();
                 var bumped = bumped(rest(through).send("PUT", "/api/v1/firewall/rules/" + rule, rule(i + 1)));
                 long committed = System.nanoTime();
+                long committedAt = System.currentTimeMillis(); // the database's clock is this machine's
                 awaitRealized(bumped, CONVERGE, "change " + (i + 1));
                 millis[i] = (System.nanoTime() - committed) / 1e6;
-                out.printf(Locale.ROOT, "fleet: change %d/%d through replica %d: every agent ran it after %.0f ms%n",
-                        i + 1, options.changes(), through + 1, millis[i]);
+                reports.add(reports(bumped.keySet(), committedAt));
+                out.printf(Locale.ROOT, "fleet: change %d/%d through replica %d: every agent ran it after %.0f ms "
+                        + "(reports written after %.0f, %.0f, %.0f ms: first, median, last)%n", i + 1,
+                        options.changes(), through + 1, millis[i], reports.getLast().firstMs(),
+                        reports.getLast().medianMs(), reports.getLast().lastMs());
             }
             Double killConverge = replicas.size() > 1 ? killAReplicaMidChange(rule) : null;
             launcher.destroy(); // before its hosts go
@@ -224,7 +240,8 @@ final class FleetBenchmark {
             Arrays.sort(millis);
             var result = new Result(options.agents(), replicas.size(), options.changes(), millis[millis.length / 2],
                     millis[(int) Math.ceil(millis.length * 0.99) - 1], millis[millis.length - 1], killConverge,
-                    firstRealize, agentPlacement, embeddedPlacement, launcherUsage, MachineLoad.read().oneMinute());
+                    firstRealize, new Reports(median(reports, Reports::firstMs), median(reports, Reports::medianMs),
+                    median(reports, Reports::lastMs)), agentPlacement, embeddedPlacement, launcherUsage, MachineLoad.read().oneMinute());
             Files.createDirectories(DIR);
             Files.writeString(OUTPUT, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(result));
             print(result);
@@ -382,6 +399,9 @@ final class FleetBenchmark {
                 result.changes(), result.p50Ms(), result.p99Ms(), result.maxMs(),
                 result.replicaKillConvergeS() == null ? "-" : String.format(Locale.ROOT, "%.2f",
                         result.replicaKillConvergeS()));
+        out.printf(Locale.ROOT, "reports written after the commit (median over the changes): first %.0f ms, median "
+                + "%.0f ms, last %.0f ms%n", result.reportsP50().firstMs(), result.reportsP50().medianMs(),
+                result.reportsP50().lastMs());
         out.printf(Locale.ROOT, "%n%-10s %6s %14s %9s %13s %15s%n", "placement", "hosts", "manager_rss_mib",
                 "threads", "mib_per_host", "threads_per_host");
         printUsage("AGENT", result.agentPlacement());
@@ -452,6 +472,25 @@ final class FleetBenchmark {
                     + hostNames.size() + " hosts");
         }
         return generations;
+    }
+
+    /** When the hosts' reports of a change were written, in ms after {@code committedAt} (epoch ms). */
+    private Reports reports(Collection<String> hosts, long committedAt) throws SQLException {
+        List<Double> after = new ArrayList<>();
+        try (var query = database.prepareStatement("SELECT extract(epoch FROM last_success_at) * 1000 "
+                + "FROM host_realization WHERE host_id = ANY(?::uuid[]) ORDER BY last_success_at")) {
+            query.setArray(1, database.createArrayOf("text", hosts.toArray()));
+            try (var rows = query.executeQuery()) {
+                while (rows.next()) {
+                    after.add(rows.getDouble(1) - committedAt);
+                }
+            }
+        }
+        return new Reports(after.getFirst(), after.get(after.size() / 2), after.getLast());
+    }
+
+    private static double median(List<Reports> reports, ToDoubleFunction<Reports> figure) {
+        return reports.stream().mapToDouble(figure).sorted().toArray()[reports.size() / 2];
     }
 
     private Map<String, Long> desiredGenerations() throws SQLException {
