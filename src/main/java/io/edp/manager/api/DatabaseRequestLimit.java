@@ -2,6 +2,7 @@ package io.edp.manager.api;
 
 import java.util.concurrent.Semaphore;
 
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.web.method.HandlerMethod;
@@ -11,7 +12,9 @@ import org.springframework.web.servlet.AsyncHandlerInterceptor;
  * A bulkhead in front of the database: at most {@code concurrentRequests} API requests work on it at once, and one
  * more is refused at once (503) rather than queued, since a queued request would hold an HTTP thread. Controllers
  * marked {@link WithoutDatabase} pass without a permit. An asynchronous request (a long poll) gives its permit back
- * while it waits: its async dispatch takes one again and frees it at completion.
+ * while it waits, and its async dispatch, which only writes the result built meanwhile, takes none: when a change
+ * answers a fleet's long polls at once, hundreds of dispatches would otherwise compete for permits they do not use
+ * and be refused with the answer in hand.
  */
 final class DatabaseRequestLimit implements AsyncHandlerInterceptor {
 
@@ -25,7 +28,7 @@ final class DatabaseRequestLimit implements AsyncHandlerInterceptor {
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-        if (!needsDatabase(handler)) {
+        if (!needsPermit(request, handler)) {
             return true;
         }
         if (!permits.tryAcquire()) {
@@ -38,7 +41,7 @@ final class DatabaseRequestLimit implements AsyncHandlerInterceptor {
     @Override
     public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler,
             Exception failure) {
-        if (needsDatabase(handler)) {
+        if (needsPermit(request, handler)) {
             permits.release();
         }
     }
@@ -57,5 +60,9 @@ final class DatabaseRequestLimit implements AsyncHandlerInterceptor {
 
     private static boolean needsDatabase(Object handler) {
         return handler instanceof HandlerMethod method && needsDatabase(method);
+    }
+
+    private static boolean needsPermit(HttpServletRequest request, Object handler) {
+        return request.getDispatcherType() != DispatcherType.ASYNC && needsDatabase(handler);
     }
 }

@@ -3,6 +3,7 @@ package io.edp.manager.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import jakarta.servlet.DispatcherType;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
@@ -53,21 +54,24 @@ class DatabaseRequestLimitTest {
     }
 
     @Test
-    void anAsynchronousRequestFreesItsPlaceWhileItWaitsAndItsDispatchTakesOneOnlyUntilItCompletes()
-            throws Exception {
+    void anAsynchronousRequestFreesItsPlaceWhileItWaitsAndItsDispatchTakesNone() throws Exception {
         var inventory = handler(new InventoryController(), "list");
-
+        var dispatch = new MockHttpServletRequest();
+        dispatch.setDispatcherType(DispatcherType.ASYNC);
         for (int poll = 0; poll < 5; poll++) {
             assertThat(limit.preHandle(request, response, inventory)).isTrue();
             limit.afterConcurrentHandlingStarted(request, response, inventory);
-            assertThat(limit.preHandle(request, response, inventory)).isTrue();
-            limit.afterCompletion(request, response, inventory, null);
+        }
+        assertThat(limit.preHandle(request, response, inventory)).isTrue();
+        assertThat(limit.preHandle(request, response, inventory)).isTrue(); // every place taken
+
+        for (int poll = 0; poll < 5; poll++) { // the polls' results are written all the same
+            assertThat(limit.preHandle(dispatch, response, inventory)).isTrue();
+            limit.afterCompletion(dispatch, response, inventory, null);
         }
 
-        assertThat(limit.preHandle(request, response, inventory)).isTrue();
-        assertThat(limit.preHandle(request, response, inventory)).isTrue();
         assertThatThrownBy(() -> limit.preHandle(request, response, inventory))
-                .isInstanceOf(DatabaseUnavailableException.class);
+                .isInstanceOf(DatabaseUnavailableException.class); // and freed none
     }
 
     private static HandlerMethod handler(Object controller, String method) throws NoSuchMethodException {
