@@ -47,9 +47,10 @@ public final class AgentLauncher {
                 new DataDirectoryProperties(null)).drivers();
         List<Agent> running = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
+        var http = ManagerClient.http(); // one for all: see ManagerClient
         for (Spec spec : agents) {
-            var agent = new Agent(new ManagerClient(spec.managers(), spec.host(), spec.token(), AgentCommand.version()),
-                    drivers, statsInterval, prefixed(out, spec.host()));
+            var agent = new Agent(new ManagerClient(http, spec.managers(), spec.host(), spec.token(),
+                    AgentCommand.version()), drivers, statsInterval, prefixed(out, spec.host()));
             running.add(agent);
             threads.add(Thread.ofVirtual().name("edp-agent-" + spec.host()).start(agent::run));
         }

@@ -25,7 +25,7 @@ final class ManagerClient {
     /** Beyond the long poll's own wait: the time a manager may take to answer. */
     private static final Duration ANSWER_MARGIN = Duration.ofSeconds(15);
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+    private final HttpClient http;
     private final List<String> hostPaths;
     private final String token;
     private final String version;
@@ -34,6 +34,16 @@ final class ManagerClient {
 
     /** {@code managers}: the replicas, tried in this order. */
     ManagerClient(List<URI> managers, String hostName, String token, String version) {
+        this(http(), managers, hostName, token, version);
+    }
+
+    /**
+     * Calls through {@code http}, which many agents in one JVM share ({@link AgentLauncher}): a client of its own
+     * per agent is a selector thread and a pool of threads per agent, hundreds of threads competing for the CPU as
+     * a change's answers arrive together.
+     */
+    ManagerClient(HttpClient http, List<URI> managers, String hostName, String token, String version) {
+        this.http = http;
         this.hostPaths = managers.stream().map(manager -> manager.toString().replaceAll("/+$", "")
                 + "/api/v1/agent/hosts/" + URLEncoder.encode(hostName, StandardCharsets.UTF_8)).toList();
         this.token = token;
@@ -48,6 +58,11 @@ final class ManagerClient {
             super("manager answered " + status + ": " + body);
             this.status = status;
         }
+    }
+
+    /** A client for agents' calls. */
+    static HttpClient http() {
+        return HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
     }
 
     /** The whole desired state, once it is not {@code after} (null: now); empty when {@code wait} ran out. */
