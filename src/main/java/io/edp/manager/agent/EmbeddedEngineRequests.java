@@ -45,8 +45,10 @@ class EmbeddedEngineRequests implements DatabaseNotifications.Subscriber, Dispos
 
     @Override
     public void notified(String payload) {
-        var hostId = UUID.fromString(payload);
-        executor.execute(() -> serve(hostId));
+        var notice = EngineRequests.Notice.parse(payload);
+        if (notice.placement() == Placement.EMBEDDED) { // an agent's are its own
+            executor.execute(() -> serve(notice.hostId()));
+        }
     }
 
     @Override

@@ -136,6 +136,16 @@ class EngineRequests implements DatabaseNotifications.Subscriber {
     private record Row(Instant created, EngineRequest.Queued queued) {
     }
 
+    /** A request queued for the host's engine, as its notification says: {@code "<host id> <placement>"} (V6_8). */
+    record Notice(UUID hostId, Placement placement) {
+
+        static Notice parse(String payload) {
+            int space = payload.indexOf(' ');
+            return new Notice(UUID.fromString(payload.substring(0, space)),
+                    Placement.valueOf(payload.substring(space + 1)));
+        }
+    }
+
     /** Whether the host, placed {@code placement}, has requests not handed out yet. */
     boolean queued(UUID hostId, Placement placement) {
         return !hostsWithQueued(placement, hostId).isEmpty();

@@ -1,7 +1,5 @@
 package io.edp.manager.agent;
 
-import java.util.UUID;
-
 import io.edp.manager.database.DatabaseNotifications;
 import io.edp.manager.database.NotificationChannel;
 import io.edp.manager.host.Placement;
@@ -34,7 +32,10 @@ class QueuedRequestWakeups implements DatabaseNotifications.Subscriber {
 
     @Override
     public void notified(String payload) {
-        watches.wake(UUID.fromString(payload));
+        var notice = EngineRequests.Notice.parse(payload);
+        if (notice.placement() == Placement.AGENT) {
+            watches.wake(notice.hostId());
+        }
     }
 
     @Override
