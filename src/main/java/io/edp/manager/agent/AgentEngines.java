@@ -13,6 +13,8 @@ import io.edp.manager.realization.AgentRealization;
 import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
+import org.springframework.web.context.request.RequestAttributes;
+import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.server.ResponseStatusException;
 
 /**
@@ -40,11 +42,28 @@ class AgentEngines implements RemoteEngines {
         this.embeddedHere = engines.embedded();
     }
 
+    /**
+     * Within an HTTP request an agent host's engine is read once and kept in the request: a statistics GET reads it
+     * for its freshness headers ({@link AgentStatsFreshness}) and again to answer, and each read fetched the whole
+     * snapshot.
+     */
     @Override
     public Optional<HostEngine> engine(UUID hostId) {
-        var agent = snapshot(hostId).<HostEngine>map(snapshot -> new AgentEngine(hostId, snapshot,
+        var request = RequestContextHolder.getRequestAttributes();
+        var kept = AgentEngine.class.getName() + "." + hostId;
+        if (request != null
+                && request.getAttribute(kept, RequestAttributes.SCOPE_REQUEST) instanceof AgentEngine agent) {
+            return Optional.of(agent);
+        }
+        var agent = snapshot(hostId).map(snapshot -> new AgentEngine(hostId, snapshot,
                 () -> realization.realizedByAgent(hostId), properties.statsStaleAfter(), requests));
-        return agent.isPresent() ? agent : relayed(hostId);
+        if (agent.isEmpty()) {
+            return relayed(hostId);
+        }
+        if (request != null) {
+            request.setAttribute(kept, agent.get(), RequestAttributes.SCOPE_REQUEST);
+        }
+        return Optional.of(agent.get());
     }
 
     @Override

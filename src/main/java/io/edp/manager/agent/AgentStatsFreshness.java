@@ -17,7 +17,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Says how fresh a statistics answer of a host placed AGENT is, in headers beside the unchanged body:
  * {@value #TAKEN_AT} (when the agent read its engine) and {@value #STALE} ({@code true} when that is longer ago than
  * {@code edp.agent.stats-stale-after}: the agent stopped reporting). An embedded host's statistics are read live and
- * get neither; looking it up costs no database read.
+ * get neither; looking it up costs no database read. An agent host's snapshot read here is kept for the request
+ * ({@link AgentEngines#engine}), so the answer does not read it again.
  */
 @Component
 class AgentStatsFreshness extends OncePerRequestFilter {
