@@ -84,17 +84,7 @@ class AgentController {
             @RequestHeader(name = AgentHeaders.VERSION, required = false) String version) {
         var duration = LongPollWait.parse(wait, properties.maxWait());
         agents.seen(agent.hostId(), version);
-        if (after == null) {
-            var result = new DeferredResult<ResponseEntity<AgentDesiredState>>();
-            result.setResult(ResponseEntity.ok(watches.current(agent.hostId())));
-            return result;
-        }
-        var watch = watches.await(agent.hostId(), after, duration);
-        if (requests.queued(agent.hostId(), Placement.AGENT)) {
-            // queued before the watch was in place, so its wake-up found none: answer now
-            watches.wake(agent.hostId());
-        }
-        return watch;
+        return watches.await(agent.hostId(), after, duration);
     }
 
     @PutMapping(path = "/engine-requests/{requestId}", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -127,6 +117,12 @@ class AgentController {
                      @Parameter(description = "The agent's version", example = "0.1.0")
                      @RequestHeader(name = AgentHeaders.VERSION, required = false) String version,
                      @Valid @RequestBody AgentRealizationReport report) {
+        if (report.state() == AgentRealizationReport.State.SUCCESS) {
+            agents.seen(agent.hostId(), version);
+            if (realization.succeededByAgent(agent.hostId(), report.generation())) {
+                return;
+            } // else the checks below say what is wrong
+        }
         reportFrom(agent, version);
         long desired = realization.desiredGenerations(List.of(agent.hostId()))
                 .getOrDefault(agent.hostId(), 0L);

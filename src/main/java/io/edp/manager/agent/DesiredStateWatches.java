@@ -32,13 +32,23 @@ import org.springframework.web.context.request.async.DeferredResult;
  * its wait runs out. Woken by the database's notifications of every committed change to a desired state
  * ({@link NotificationChannel#DESIRED_STATE}, so a change made through any replica), and after the listening
  * connection came back (notifications may have been missed). No request thread is held while waiting.
+ *
+ * <p>An agent's first poll (no {@code after}: it connects or reconnects) is answered the same way, off the request
+ * thread and together with the first polls that arrive meanwhile: after a replica's loss, or at a fleet's start,
+ * hundreds arrive within a second, and each building its state on its request thread held the database bulkhead's
+ * permits until it refused the rest with 503.
  */
 @Component
 class DesiredStateWatches implements DatabaseNotifications.Subscriber {
 
     private static final Logger log = LoggerFactory.getLogger(DesiredStateWatches.class);
 
-    private record Watch(long after, DeferredResult<ResponseEntity<AgentDesiredState>> result) {
+    /** {@code after}: null for a first poll, which any desired generation answers. */
+    private record Watch(Long after, DeferredResult<ResponseEntity<AgentDesiredState>> result) {
+
+        boolean answeredBy(Long generation) {
+            return generation == null || after == null || after.longValue() != generation;
+        }
     }
 
     /**
@@ -57,27 +67,32 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
     private final ExecutorService rechecks = Executors.newSingleThreadExecutor(
             task -> Thread.ofPlatform().name("edp-agent-watches").daemon(true).unstarted(task));
     private final AtomicBoolean recheckQueued = new AtomicBoolean();
+    /** Hosts with a first poll waiting to be answered; answered together by the re-read thread. */
+    private final Set<UUID> firstPolls = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean firstPollsQueued = new AtomicBoolean();
+    /**
+     * Hosts whose request notification found no watch here, and when (System.nanoTime): their agent's next poll on
+     * this replica is answered at once, since the request was queued while it was between two polls. Costs no query
+     * per poll; a marker is used once, and ignored once the request must have timed out.
+     */
+    private final Map<UUID, Long> requestedWithoutWatch = new ConcurrentHashMap<>();
+    private final long requestMarkerNanos;
     private final ExecutorService answers = Executors.newFixedThreadPool(ANSWERING_THREADS,
             Thread.ofPlatform().name("edp-agent-answers-", 0).daemon(true).factory());
 
-    DesiredStateWatches(AgentRealization realization, EngineRequests requests) {
+    DesiredStateWatches(AgentRealization realization, EngineRequests requests, EngineRequestProperties properties) {
         this.realization = realization;
         this.requests = requests;
+        this.requestMarkerNanos = properties.requestTimeout().toNanos();
     }
 
     /**
-     * The host's whole desired state now, with the requests to its engine queued meanwhile (handed out here, once:
-     * {@link EngineRequests#take}). The engine is left out (null) for a host placed EMBEDDED: the manager
-     * runs its engine, so an agent left on it must not forward too.
-     *
-     * @throws NotFoundException when the host is gone
-     * @throws ConflictException when its settings do not make a valid engine configuration
+     * The host's whole desired state, with the requests to its engine queued meanwhile (handed out once:
+     * {@link EngineRequests#take}); the engine is left out (null) for a host placed EMBEDDED, whose engine the
+     * manager runs, so that an agent left on it does not forward too. A failure to build it is the result's error
+     * instead: {@link NotFoundException} when the host is gone, {@link ConflictException} when its settings make no
+     * valid engine configuration.
      */
-    AgentDesiredState current(UUID hostId) {
-        var state = state(hostId, realization.forAgents(List.of(hostId)).get(hostId));
-        return state.withRequests(requests.take(hostId, Placement.AGENT));
-    }
-
     private static AgentDesiredState state(UUID hostId, AgentDesired desired) {
         return switch (desired) {
             case null -> throw new NotFoundException("No host with id " + hostId);
@@ -88,24 +103,65 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
         };
     }
 
-    DeferredResult<ResponseEntity<AgentDesiredState>> await(UUID hostId, long after, Duration wait) {
+    /**
+     * The host's whole desired state once its desired generation is not {@code after} (null: at once, as soon as
+     * it is built; see the class comment), or at a request to its engine; 204 when {@code wait} runs out first.
+     */
+    DeferredResult<ResponseEntity<AgentDesiredState>> await(UUID hostId, Long after, Duration wait) {
         var result = new DeferredResult<ResponseEntity<AgentDesiredState>>(wait.toMillis(),
                 () -> ResponseEntity.noContent().build());
         var watch = new Watch(after, result);
         result.onCompletion(() -> forget(hostId, watch));
         watches.computeIfAbsent(hostId, id -> ConcurrentHashMap.newKeySet()).add(watch);
+        if (after == null) {
+            answerFirstPoll(hostId);
+            return result; // its answer hands over what is queued
+        }
         recheck(Set.of(hostId)); // it may have changed before the watch was in place; only this host, at once
+        var marked = requestedWithoutWatch.remove(hostId);
+        if (marked != null && System.nanoTime() - marked < requestMarkerNanos) {
+            wake(hostId); // queued while the agent was between polls: its notification found no watch
+        }
         return result;
     }
 
     /** Answers the host's watches now, whatever their generation: a request to its engine was queued. */
     void wake(UUID hostId) {
+        // marked first, then looked for: a watch put in place meanwhile finds the marker, or is found here
+        long marker = System.nanoTime();
+        requestedWithoutWatch.put(hostId, marker);
         var waiting = watches.get(hostId);
         if (waiting != null) {
             var due = waiting.stream().filter(waiting::remove).toList();
             if (!due.isEmpty()) {
+                requestedWithoutWatch.remove(hostId, marker);
                 answer(Map.of(hostId, due));
             }
+        }
+    }
+
+    /**
+     * Answers the host's first poll on the re-read thread, together with every first poll that arrived while the
+     * previous ones were answered.
+     */
+    private void answerFirstPoll(UUID hostId) {
+        firstPolls.add(hostId);
+        if (firstPollsQueued.compareAndSet(false, true)) {
+            rechecks.execute(() -> {
+                firstPollsQueued.set(false); // a first poll from here on queues another round
+                var hostIds = Set.copyOf(firstPolls);
+                firstPolls.removeAll(hostIds);
+                Map<UUID, List<Watch>> due = new HashMap<>();
+                for (var id : hostIds) {
+                    var waiting = watches.get(id);
+                    var first = waiting == null ? List.<Watch>of()
+                            : waiting.stream().filter(w -> w.after() == null).filter(waiting::remove).toList();
+                    if (!first.isEmpty()) {
+                        due.put(id, first);
+                    }
+                }
+                answer(due);
+            });
         }
     }
 
@@ -147,8 +203,8 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
                     continue;
                 }
                 Long generation = generations.get(hostId);
-                var answered = waiting.stream().filter(w -> generation == null || w.after() != generation)
-                        .filter(waiting::remove).toList();
+                var answered = waiting.stream().filter(w -> w.answeredBy(generation)).filter(waiting::remove)
+                        .toList();
                 if (!answered.isEmpty()) {
                     due.put(hostId, answered);
                 }
@@ -182,7 +238,7 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
                 try {
                     states.put(hostId, state(hostId, desired.get(hostId)));
                 } catch (RuntimeException e) {
-                    due.get(hostId).forEach(w -> w.result().setErrorResult(e)); // as if asked without after
+                    due.get(hostId).forEach(w -> w.result().setErrorResult(e));
                 }
             }
             var queued = requests.take(states.keySet(), Placement.AGENT);

@@ -114,6 +114,15 @@ public class AgentRealization {
     }
 
     /**
+     * {@link #succeeded}, in one statement, if the host is placed AGENT and {@code generation} is not ahead of its
+     * desired one; whether it was (else nothing is written, and the caller says what was wrong). Every agent
+     * reports after every change: checking first cost two more queries each.
+     */
+    public boolean succeededByAgent(UUID hostId, long generation) {
+        return Boolean.TRUE.equals(tx.execute(status -> realizations.succeededByAgent(hostId, generation)));
+    }
+
+    /**
      * The agent could not apply its desired state: FAILED with the reason. It keeps what it ran (a refused live
      * change leaves the engine as it was) and retries by itself, so the realized generation stays.
      */

@@ -37,6 +37,7 @@ class RealizationRepository {
      */
     private static final String EMBEDDED =
             "EXISTS (SELECT 1 FROM host WHERE host.id = host_id AND host.placement = 'EMBEDDED')";
+    private static final String AGENT = EMBEDDED.replace("'EMBEDDED'", "'AGENT'");
 
     private final JdbcClient jdbc;
 
@@ -108,16 +109,28 @@ class RealizationRepository {
 
     /** The engine runs {@code generation}: SUCCESS, unless a change arrived meanwhile (then PENDING again). */
     void succeeded(UUID hostId, long generation) {
+        succeeded(hostId, generation, "");
+    }
+
+    /**
+     * {@link #succeeded}, for a host placed AGENT whose desired generation is at least {@code generation} only:
+     * whether it was one. What an agent's report must be, checked in the statement that records it.
+     */
+    boolean succeededByAgent(UUID hostId, long generation) {
+        return succeeded(hostId, generation, " AND :generation <= desired_generation AND " + AGENT);
+    }
+
+    private boolean succeeded(UUID hostId, long generation, String condition) {
         skipCommitFlush();
-        jdbc.sql("""
+        return jdbc.sql("""
                         UPDATE host_realization
                            SET realized_generation = GREATEST(realized_generation, :generation),
                                state = CASE WHEN GREATEST(realized_generation, :generation) >= desired_generation
                                             THEN 'SUCCESS' ELSE 'PENDING' END,
                                failure_reason = NULL, attempts = 0, lease_until = NULL, last_success_at = now(),
                                next_attempt_at = now()
-                         WHERE host_id = :id""")
-                .param("id", hostId).param("generation", generation).update();
+                         WHERE host_id = :id""" + condition)
+                .param("id", hostId).param("generation", generation).update() == 1;
     }
 
     /**
