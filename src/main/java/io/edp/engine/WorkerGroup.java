@@ -18,6 +18,13 @@ import java.util.function.Predicate;
 final class WorkerGroup {
 
     private static final long STALL_NANOS = Worker.STALL_THRESHOLD.toNanos();
+    /**
+     * A wait checks its workers after 10 µs, then twice as long each time up to 1 ms: many engines in one process
+     * (an agent launcher's, the embedded hosts') pushed at once spun every 10 µs each and took the CPU their own
+     * workers needed to respond.
+     */
+    private static final long MIN_PAUSE_NANOS = 10_000;
+    private static final long MAX_PAUSE_NANOS = 1_000_000;
 
     private final Worker[] workers;
     private final boolean stepped;
@@ -59,6 +66,7 @@ final class WorkerGroup {
             step(); // every worker begins an iteration, on this thread
         }
         long deadline = System.nanoTime() + Worker.RESPONSE_DEADLINE.toNanos();
+        long pause = MIN_PAUSE_NANOS;
         for (Worker w : workers) {
             while (!done.test(w)) {
                 long now = System.nanoTime();
@@ -72,7 +80,8 @@ final class WorkerGroup {
                             + (health.isRunning() ? "" : " (" + health.reason() + ")"));
                 }
                 w.wake();
-                LockSupport.parkNanos(10_000);
+                LockSupport.parkNanos(pause);
+                pause = Math.min(2 * pause, MAX_PAUSE_NANOS);
             }
         }
     }
