@@ -31,8 +31,8 @@ import java.util.stream.Stream;
 public final class ApiBenchmark {
 
     private static final String USAGE = "usage: bench api [--url=URL [--host=ID]] [--hosts=N] [--seconds=N] "
-            + "[--warm-up=N] [--concurrency=N] [--load=wrk|builtin|wrk,builtin] (with --url: credentials user:password in "
-            + "EDP_AUTH)";
+            + "[--warm-up=N] [--concurrency=N] [--load=wrk|builtin|wrk,builtin] (with --url: credentials "
+            + "user:password in EDP_AUTH)";
     private static final List<String> ENDPOINTS = List.of("/api/v1/hosts/{id}/stats/flows?size=100",
             "/api/v1/hosts/{id}/stats/flow-cache", "/api/v1/hosts/{id}/stats/threads", "/api/v1/hosts?size=100");
     /** The manager's settings in this process: a hundred hosts' engines with fewer packet buffers each. */

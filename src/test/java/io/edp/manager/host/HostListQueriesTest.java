@@ -14,12 +14,15 @@ import java.util.logging.Logger;
 
 import io.edp.manager.ManagerTest;
 import io.edp.manager.TestDatabase;
+import io.edp.manager.api.PageResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.web.servlet.ResultActions;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A page of hosts costs a fixed number of SQL statements, however many hosts it shows: the host list's change
@@ -39,6 +42,9 @@ class HostListQueriesTest extends ManagerTest {
 
     @Autowired
     JdbcTemplate jdbc;
+
+    @Autowired
+    JsonMapper json;
 
     @BeforeEach
     void inventory() {
@@ -99,6 +105,20 @@ class HostListQueriesTest extends ManagerTest {
         long before = jdbc.queryForObject("SELECT version FROM host_list_version", Long.class);
         jdbc.update("UPDATE host_label SET value = value || '-x'"); // 200 rows, one transaction
         assertThat(jdbc.queryForObject("SELECT version FROM host_list_version", Long.class)).isEqualTo(before + 1);
+    }
+
+    @Test
+    void aKeptPageIsWrittenAsTheMapperWritesItsHostsAnAgentsStatusIncluded() throws Exception {
+        jdbc.update("UPDATE host SET placement = 'AGENT' WHERE name = 'esx-005'");
+        String first = read("/api/v1/hosts?size=100").andReturn().getResponse().getContentAsString();
+        String kept = read("/api/v1/hosts?size=100").andReturn().getResponse().getContentAsString();
+
+        assertThat(kept).isEqualTo(first).contains("\"agent\":{\"connected\":false,");
+        // the same values, written field by field by the application's mapper
+        var page = json.readValue(kept, new TypeReference<PageResponse<HostResponse>>() {
+        });
+        assertThat(page.items()).hasSize(HOSTS).isNotInstanceOf(HostItems.class);
+        assertThat(json.writeValueAsString(page)).isEqualTo(kept);
     }
 
     private ResultActions read(String path) throws Exception {
