@@ -210,19 +210,21 @@ public final class ApiBenchmark {
     }
 
     /**
-     * CPU time so far of this process (exited threads included) and of the embedded PostgreSQL's postmaster and
-     * backends when the manager runs here, from /proc (clock ticks of 10 ms).
+     * CPU time so far of this process (exited threads included; not wrk's, a child process) and of the embedded
+     * PostgreSQL when the manager runs here: its postmaster, the backends that ended (which the postmaster reaped),
+     * and those alive, from /proc (clock ticks of 10 ms). Without the ended backends a window in which one ended
+     * could come out negative.
      */
     private static long cpuNanos() {
-        long ticks = ticks(Path.of("/proc/self/stat"));
+        long ticks = ticks(Path.of("/proc/self/stat"), false);
         try {
             String postmaster = Files.readAllLines(POSTMASTER_PID).getFirst().strip();
-            ticks += ticks(Path.of("/proc", postmaster, "stat"));
+            ticks += ticks(Path.of("/proc", postmaster, "stat"), true);
             try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
                 ticks += processes.filter(process -> process.getFileName().toString().matches("\\d+"))
                         .map(process -> process.resolve("stat"))
-                        .filter(stat -> postmaster.equals(statFields(stat)[1]))
-                        .mapToLong(ApiBenchmark::ticks).sum();
+                        .filter(stat -> isChild(stat, postmaster))
+                        .mapToLong(stat -> ticks(stat, false)).sum();
             }
         } catch (IOException | RuntimeException e) {
             // no embedded database here (--url, or SPRING_DATASOURCE_URL): this process only
@@ -230,10 +232,20 @@ public final class ApiBenchmark {
         return ticks * 10_000_000L;
     }
 
-    /** User and system time of a process, in clock ticks; 0 if it ended. */
-    private static long ticks(Path stat) {
+    /** Whether the process of {@code stat} is a child of {@code parent}; not if it ended. */
+    private static boolean isChild(Path stat, String parent) {
         String[] fields = statFields(stat);
-        return fields.length < 13 ? 0 : Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        return fields.length > 1 && parent.equals(fields[1]);
+    }
+
+    /** User and system time of a process, with that of its reaped children if asked, in clock ticks; 0 if it ended. */
+    private static long ticks(Path stat, boolean reapedChildren) {
+        String[] fields = statFields(stat);
+        if (fields.length < 15) {
+            return 0;
+        }
+        long own = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        return reapedChildren ? own + Long.parseLong(fields[13]) + Long.parseLong(fields[14]) : own;
     }
 
     /** The fields of /proc/PID/stat after the command name (state, ppid, ...); none if the process ended. */
