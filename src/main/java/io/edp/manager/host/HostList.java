@@ -32,7 +32,8 @@ import tools.jackson.databind.json.JsonMapper;
  * while it has not moved: a request reads the counter first, so it never gets a page older than a change committed
  * before it started. A page may be newer than its counter value (a change committed between the two reads); that
  * only costs a read again. A kept page also keeps each host's JSON ({@link HostItems}). The agents' statuses change
- * with every poll and by the clock, so they are read for every request, and a host that shows one is written anew.
+ * with every poll and by the clock, so they are read for every request for the hosts that show one, and such a
+ * host is written anew.
  */
 @Component
 class HostList {
@@ -67,8 +68,12 @@ class HostList {
     private record Query(HostFilter filter, Pageable pageable) {
     }
 
-    /** A page read when the change counter was {@code version} or later, and each of its hosts' JSON. */
-    private record Read(long version, Page<HostResponse> page, SerializableString[] json) {
+    /**
+     * A page read when the change counter was {@code version} or later, each of its hosts' JSON, and those of its
+     * hosts that show an agent status (placed AGENT, or with an agent token: issuing or withdrawing one moves the
+     * counter, V6_7).
+     */
+    private record Read(long version, Page<HostResponse> page, SerializableString[] json, List<UUID> showingAgents) {
     }
 
     private final JdbcClient jdbc;
@@ -83,26 +88,33 @@ class HostList {
     }
 
     /**
-     * The page (kept, or read if the counter moved since), then its hosts' agent statuses in one more statement
-     * (the agent feature owns that table).
+     * The page (kept, or read if the counter moved since), then the agent statuses of those of its hosts that show
+     * one, in one more statement (the agent feature owns that table): none for a kept page of embedded hosts without
+     * agent tokens.
      */
     PageResponse<HostResponse> page(HostFilter filter, Pageable pageable) {
         long version = jdbc.sql("SELECT version FROM host_list_version").query(Long.class).single();
         var query = new Query(filter, pageable);
         var kept = pages.get(query);
+        Map<UUID, AgentStatus> statuses;
         if (kept == null || kept.version() != version) {
             var page = read(filter, pageable);
+            statuses = agents.of(page.map(HostResponse::id).toList());
             kept = new Read(version, page, page.stream()
                     .map(host -> new SerializedString(json.writeValueAsString(host)))
-                    .toArray(SerializableString[]::new));
+                    .toArray(SerializableString[]::new), page.stream()
+                    .filter(host -> host.placement() == Placement.AGENT
+                            || statuses.getOrDefault(host.id(), AgentStatus.NONE).tokenIssued())
+                    .map(HostResponse::id).toList());
             if (pages.size() >= MAX_PAGES) {
                 pages.clear();
             }
             pages.put(query, kept);
+        } else {
+            statuses = kept.showingAgents().isEmpty() ? Map.of() : agents.of(kept.showingAgents());
         }
         var hosts = kept.page().getContent().toArray(HostResponse[]::new);
         var written = kept.json().clone();
-        var statuses = agents.of(Arrays.stream(hosts).map(HostResponse::id).toList());
         for (int i = 0; i < hosts.length; i++) {
             var host = hosts[i].withAgent(statuses.getOrDefault(hosts[i].id(), AgentStatus.NONE));
             if (host != hosts[i]) {
