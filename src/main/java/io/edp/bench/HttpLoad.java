@@ -26,27 +26,14 @@ import java.util.concurrent.Future;
  */
 final class HttpLoad {
 
-    /** What one window measured: answers completed in it, how many were not 2xx, and every latency, sorted. */
-    record Result(long requests, long errors, double seconds, long[] latencyNanos) {
-
-        double requestsPerSecond() {
-            return requests / seconds;
-        }
-
-        double percentileMillis(double fraction) {
-            return latencyNanos.length == 0 ? 0
-                    : latencyNanos[Math.max(0, (int) Math.ceil(latencyNanos.length * fraction) - 1)] / 1e6;
-        }
-    }
-
     private HttpLoad() {
     }
 
     /**
      * Drives {@code GET target} of {@code base} over {@code connections} connections: {@code warmUp} unmeasured,
-     * then {@code window} measured (answers that began in the window).
+     * then {@code window} measured (answers that began in the window; those not 2xx are errors).
      */
-    static Result run(URI base, String target, String authorization, int connections, Duration warmUp,
+    static LoadResult run(URI base, String target, String authorization, int connections, Duration warmUp,
                       Duration window) throws IOException, InterruptedException {
         byte[] request = ("GET " + target + " HTTP/1.1\r\nHost: " + base.getHost() + ":" + base.getPort()
                 + "\r\nAuthorization: " + authorization + "\r\nAccept: application/json\r\n\r\n")
@@ -70,7 +57,13 @@ final class HttpLoad {
             throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
         }
         long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
-        return new Result(all.length, errors, window.toNanos() / 1e9, all);
+        return new LoadResult(all.length, errors, window.toNanos() / 1e9, percentileMillis(all, 0.50),
+                percentileMillis(all, 0.99));
+    }
+
+    private static double percentileMillis(long[] sortedNanos, double fraction) {
+        return sortedNanos.length == 0 ? 0
+                : sortedNanos[Math.max(0, (int) Math.ceil(sortedNanos.length * fraction) - 1)] / 1e6;
     }
 
     /** One keep-alive connection and what it recorded; reconnects when the server closes it. */

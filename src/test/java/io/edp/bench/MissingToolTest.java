@@ -15,9 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A bench that lacks what it needs says so in one line and exits non-zero, before it prints any row (bench
- * afpacket with {@code --peer ovs} needs Open vSwitch too). bench tlb
- * and bench push need no host tool (the loopback NIC and the embedded PostgreSQL are in the jar); bench engine
- * needs the command line of its own JVM, to fork it.
+ * afpacket with {@code --peer ovs} needs Open vSwitch too; bench api needs wrk, unless told to use its built-in
+ * generator). bench tlb and bench push need no host tool (the loopback NIC and the embedded PostgreSQL are in the
+ * jar); bench engine needs the command line of its own JVM, to fork it.
  */
 class MissingToolTest {
 
@@ -62,6 +62,14 @@ class MissingToolTest {
         assertThat(outcome.output().lines()).singleElement().asString()
                 .startsWith("bench afpacket: not found on PATH: ip, sysctl, trafgen, setsid, kill, ovsdb-tool,")
                 .endsWith("netsniff-ng procps util-linux openvswitch-switch)");
+    }
+
+    @Test
+    void apiWithoutWrkOnThePathNamesItBeforeStartingTheManager() throws Exception {
+        Outcome outcome = bench(bin, "api");
+        assertThat(outcome.exitCode()).isEqualTo(1);
+        assertThat(outcome.output()).isEqualTo("bench api: not found on PATH: wrk (Debian: sudo apt-get install -y "
+                + "wrk), or measure with the built-in generator: --load=builtin");
     }
 
     @Test

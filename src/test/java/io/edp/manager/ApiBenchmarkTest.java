@@ -63,10 +63,11 @@ class ApiBenchmarkTest {
         var err = new ByteArrayOutputStream();
 
         int status = ApiBenchmark.run(List.of("--url=" + url, "--host=" + host, "--seconds=1", "--warm-up=0",
-                "--concurrency=2"), AUTH, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err,
+                "--concurrency=2", "--load=wrk,builtin"), AUTH, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err,
                 true, StandardCharsets.UTF_8));
 
-        assertRows(status, out, err);
+        assertRows(status, out, err, 8);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("load from wrk and builtin");
     }
 
     @Test
@@ -75,25 +76,26 @@ class ApiBenchmarkTest {
         var out = new ByteArrayOutputStream();
         var err = new ByteArrayOutputStream();
 
-        int status = ApiBenchmark.run(List.of("--url=" + url, "--hosts=3", "--seconds=1", "--warm-up=0",
+        int status = ApiBenchmark.run(List.of("--url=" + url, "--hosts=3", "--seconds=1", "--warm-up=1",
                 "--concurrency=2"), AUTH, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err,
                 true, StandardCharsets.UTF_8));
 
-        assertRows(status, out, err);
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("bench api: 3 hosts loaded");
-        assertThat(Files.readString(Path.of("target", "bench", "api.json")))
-                .contains("\"endpoint\": \"/api/v1/hosts?size=100\", \"concurrency\": 2, \"requests_per_second\": ");
+        assertRows(status, out, err, 4);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("bench api: 3 hosts loaded").contains("load from wrk,");
+        assertThat(Files.readString(Path.of("target", "bench", "api.json"))).contains("\"endpoint\": "
+                + "\"/api/v1/hosts?size=100\", \"load\": \"wrk\", \"concurrency\": 2, \"requests_per_second\": ");
         var left = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url
                 + "/api/v1/hosts?label=edp-bench")).header("Authorization", BASIC).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         assertThat(left).as("hosts left by the bench").contains("\"totalElements\":0");
     }
 
-    private static void assertRows(int status, ByteArrayOutputStream out, ByteArrayOutputStream err) {
+    /** {@code expected} rows, each with answers, p99 ≥ p50 and no errors. */
+    private static void assertRows(int status, ByteArrayOutputStream out, ByteArrayOutputStream err, int expected) {
         String printed = out.toString(StandardCharsets.UTF_8);
         assertThat(status).as("exit status; out:%n%s%nerr:%n%s", printed, err).isZero();
-        var row = Pattern.compile("^(/api/v1/\\S+)\\s+(\\d+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+0\\s+-?[\\d.]+$",
-                        Pattern.MULTILINE)
+        var row = Pattern.compile("^(/api/v1/\\S+)\\s+(?:wrk|builtin)\\s+(\\d+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+0\\s+"
+                        + "-?[\\d.]+$", Pattern.MULTILINE)
                 .matcher(printed);
         int rows = 0;
         while (row.find()) {
@@ -101,7 +103,7 @@ class ApiBenchmarkTest {
             assertThat(Long.parseLong(row.group(2))).as("req/s of %s", row.group(1)).isPositive();
             assertThat(Double.parseDouble(row.group(4))).isGreaterThanOrEqualTo(Double.parseDouble(row.group(3)));
         }
-        assertThat(rows).as("rows in%n%s", printed).isEqualTo(4);
+        assertThat(rows).as("rows in%n%s", printed).isEqualTo(expected);
     }
 
     @Test
@@ -120,7 +122,7 @@ class ApiBenchmarkTest {
                         + "404: check --host and EDP_AUTH",
                 "bench api: set EDP_AUTH to user:password of a viewer or operator",
                 "usage: bench api [--url=URL [--host=ID]] [--hosts=N] [--seconds=N] [--warm-up=N] [--concurrency=N] "
-                        + "(with --url: credentials user:password in EDP_AUTH)");
+                        + "[--load=wrk|builtin|wrk,builtin] (with --url: credentials user:password in EDP_AUTH)");
     }
 
     private static int get(String url) throws Exception {

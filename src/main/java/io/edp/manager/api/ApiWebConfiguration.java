@@ -6,6 +6,7 @@ import jakarta.validation.Validator;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.webmvc.autoconfigure.WebMvcRegistrations;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -13,6 +14,7 @@ import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({DatabaseRequestProperties.class, RequestLimitProperties.class})
@@ -34,6 +36,17 @@ class ApiWebConfiguration implements WebMvcConfigurer {
                 new RequestBodyLimitFilter(limits.maxBodySize().toBytes(), problems));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
         return registration;
+    }
+
+    /** Handler lookup that tries a mapping's path first ({@link PathFirstHandlerMapping}). */
+    @Bean
+    WebMvcRegistrations pathFirstHandlerMapping() {
+        return new WebMvcRegistrations() {
+            @Override
+            public RequestMappingHandlerMapping getRequestMappingHandlerMapping() {
+                return new PathFirstHandlerMapping();
+            }
+        };
     }
 
     @Override

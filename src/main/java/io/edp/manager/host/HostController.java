@@ -56,7 +56,7 @@ class HostController {
                     + "`label` selects by labels.")
     PageResponse<HostResponse> list(@ParameterObject @Valid PageParams paging,
                                     @ParameterObject @Valid HostFilter filter) {
-        return PageResponse.of(list.page(filter, paging.toPageable(SORTABLE, "name")));
+        return list.page(filter, paging.toPageable(SORTABLE, "name"));
     }
 
     @GetMapping("/{hostId}")

@@ -2,6 +2,7 @@ package io.edp.manager.host;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -9,11 +10,14 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.edp.manager.api.PageResponse;
 import io.edp.manager.api.SqlPages;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import tools.jackson.core.SerializableString;
+import tools.jackson.core.io.SerializedString;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -27,8 +31,9 @@ import tools.jackson.databind.json.JsonMapper;
  * every change to hosts, their nodes and labels, whichever replica makes it) read before them, and served again
  * while it has not moved: a request reads the counter first, so it never gets a page older than a change committed
  * before it started. A page may be newer than its counter value (a change committed between the two reads); that
- * only costs a read again. The agents' statuses change with every poll and by the clock, so they are read for
- * every request.
+ * only costs a read again. A kept page also keeps each host's JSON ({@link HostItems}). The agents' statuses change
+ * with every poll and by the clock, so they are read for every request for the hosts that show one, and such a
+ * host is written anew.
  */
 @Component
 class HostList {
@@ -63,8 +68,12 @@ class HostList {
     private record Query(HostFilter filter, Pageable pageable) {
     }
 
-    /** A page read when the change counter was {@code version} or later. */
-    private record Read(long version, Page<HostResponse> page) {
+    /**
+     * A page read when the change counter was {@code version} or later, each of its hosts' JSON, and those of its
+     * hosts that show an agent status (placed AGENT, or with an agent token: issuing or withdrawing one moves the
+     * counter, V6_7).
+     */
+    private record Read(long version, Page<HostResponse> page, SerializableString[] json, List<UUID> showingAgents) {
     }
 
     private final JdbcClient jdbc;
@@ -79,25 +88,41 @@ class HostList {
     }
 
     /**
-     * The page (kept, or read if the counter moved since), then its hosts' agent statuses in one more statement
-     * (the agent feature owns that table).
+     * The page (kept, or read if the counter moved since), then the agent statuses of those of its hosts that show
+     * one, in one more statement (the agent feature owns that table): none for a kept page of embedded hosts without
+     * agent tokens.
      */
-    Page<HostResponse> page(HostFilter filter, Pageable pageable) {
+    PageResponse<HostResponse> page(HostFilter filter, Pageable pageable) {
         long version = jdbc.sql("SELECT version FROM host_list_version").query(Long.class).single();
         var query = new Query(filter, pageable);
         var kept = pages.get(query);
-        Page<HostResponse> page;
-        if (kept != null && kept.version() == version) {
-            page = kept.page();
-        } else {
-            page = read(filter, pageable);
+        Map<UUID, AgentStatus> statuses;
+        if (kept == null || kept.version() != version) {
+            var page = read(filter, pageable);
+            statuses = agents.of(page.map(HostResponse::id).toList());
+            kept = new Read(version, page, page.stream()
+                    .map(host -> new SerializedString(json.writeValueAsString(host)))
+                    .toArray(SerializableString[]::new), page.stream()
+                    .filter(host -> host.placement() == Placement.AGENT
+                            || statuses.getOrDefault(host.id(), AgentStatus.NONE).tokenIssued())
+                    .map(HostResponse::id).toList());
             if (pages.size() >= MAX_PAGES) {
                 pages.clear();
             }
-            pages.put(query, new Read(version, page));
+            pages.put(query, kept);
+        } else {
+            statuses = kept.showingAgents().isEmpty() ? Map.of() : agents.of(kept.showingAgents());
         }
-        var statuses = agents.of(page.map(HostResponse::id).toList());
-        return page.map(host -> host.withAgent(statuses.getOrDefault(host.id(), AgentStatus.NONE)));
+        var hosts = kept.page().getContent().toArray(HostResponse[]::new);
+        var written = kept.json().clone();
+        for (int i = 0; i < hosts.length; i++) {
+            var host = hosts[i].withAgent(statuses.getOrDefault(hosts[i].id(), AgentStatus.NONE));
+            if (host != hosts[i]) {
+                hosts[i] = host;
+                written[i] = null;
+            }
+        }
+        return new PageResponse<>(new HostItems(hosts, written), PageResponse.of(kept.page()).page());
     }
 
     private Page<HostResponse> read(HostFilter filter, Pageable pageable) {

@@ -29,9 +29,15 @@ public record HostResponse(
                 host.numaNodes(), host.labels(), host.version()).withAgent(agent);
     }
 
-    /** This host with its agent's status, shown for an AGENT host or one that has a token. */
+    /**
+     * This host with its agent's status, shown for an AGENT host or one that has a token; this very host when it
+     * shows none and had none.
+     */
     HostResponse withAgent(AgentStatus status) {
         boolean shown = placement == Placement.AGENT || status.tokenIssued();
+        if (!shown && agent == null) {
+            return this;
+        }
         return new HostResponse(id, name, managementAddress, placement, shown ? status : null, numaNodes, labels,
                 version);
     }

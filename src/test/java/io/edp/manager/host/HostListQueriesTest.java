@@ -14,18 +14,21 @@ import java.util.logging.Logger;
 
 import io.edp.manager.ManagerTest;
 import io.edp.manager.TestDatabase;
+import io.edp.manager.api.PageResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.web.servlet.ResultActions;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A page of hosts costs a fixed number of SQL statements, however many hosts it shows: the host list's change
  * counter, the page (its NUMA nodes and labels aggregated into it), its hosts' agent statuses (the agent feature's
  * table, one statement for the page) and the total, never one per host; a page asked for again while the counter
- * has not moved, only the counter and the statuses. A change committed by anyone (here plain SQL, as another replica
+ * has not moved, only the counter, and the statuses of those of its hosts that show one (AGENT, or with a token). A change committed by anyone (here plain SQL, as another replica
  * would) shows in the next read. Counted as the PostgreSQL driver's executions on
  * the request's thread (MockMvc serves it on the test's), from the driver's own protocol log, switched on for the
  * request only: whatever issues them (Hibernate or JDBC), transaction control included.
@@ -39,6 +42,9 @@ class HostListQueriesTest extends ManagerTest {
 
     @Autowired
     JdbcTemplate jdbc;
+
+    @Autowired
+    JsonMapper json;
 
     @BeforeEach
     void inventory() {
@@ -59,9 +65,31 @@ class HostListQueriesTest extends ManagerTest {
     }
 
     @Test
-    void aFullPageOfAHundredHostsTakesFourStatementsThenTwo() throws Exception {
+    void aFullPageOfAHundredHostsTakesFourStatementsThenOne() throws Exception {
         assertThat(statements("/api/v1/hosts?size=100")).isEqualTo(4);
-        assertThat(statements("/api/v1/hosts?size=100")).isEqualTo(2);
+        assertThat(statements("/api/v1/hosts?size=100")).isEqualTo(1);
+    }
+
+    @Test
+    void aKeptPageReadsTheAgentStatusesOfItsHostsThatShowOneAndSeesATokenIssued() throws Exception {
+        String page = "/api/v1/hosts?size=100";
+        jdbc.update("UPDATE host SET placement = 'AGENT' WHERE name = 'esx-005'");
+        assertThat(statements(page)).isEqualTo(4);
+        assertThat(statements(page)).isEqualTo(2);
+        read(page).andExpect(jsonPath("$.items[5].agent.connected").value(false))
+                .andExpect(jsonPath("$.items[6].agent").doesNotExist());
+        // as another replica issues a token: the counter moves, and the next read shows it
+        jdbc.update("INSERT INTO host_agent (host_id, token_sha256, token_issued_at) "
+                + "SELECT id, sha256(name::bytea), now() FROM host WHERE name = 'esx-006'");
+        read(page).andExpect(jsonPath("$.items[6].agent.tokenIssued").value(true));
+        assertThat(statements(page)).isEqualTo(2);
+        // an agent's call does not move it; a token withdrawn does
+        long counter = jdbc.queryForObject("SELECT version FROM host_list_version", Long.class);
+        jdbc.update("UPDATE host_agent SET last_seen_at = now(), agent_version = '9.9'");
+        assertThat(jdbc.queryForObject("SELECT version FROM host_list_version", Long.class)).isEqualTo(counter);
+        read(page).andExpect(jsonPath("$.items[6].agent.version").value("9.9"));
+        jdbc.update("DELETE FROM host_agent");
+        read(page).andExpect(jsonPath("$.items[6].agent").doesNotExist());
     }
 
     @Test
@@ -71,7 +99,7 @@ class HostListQueriesTest extends ManagerTest {
         assertThat(statements("/api/v1/hosts?size=100&label=rack=r3&label=role")).isEqualTo(3);
         // nor does a later page that is not full
         assertThat(statements("/api/v1/hosts?size=30&page=3")).isEqualTo(3);
-        assertThat(statements("/api/v1/hosts?size=100&label=rack=r3&label=role")).isEqualTo(2);
+        assertThat(statements("/api/v1/hosts?size=100&label=rack=r3&label=role")).isEqualTo(1);
     }
 
     @Test
@@ -99,6 +127,20 @@ class HostListQueriesTest extends ManagerTest {
         long before = jdbc.queryForObject("SELECT version FROM host_list_version", Long.class);
         jdbc.update("UPDATE host_label SET value = value || '-x'"); // 200 rows, one transaction
         assertThat(jdbc.queryForObject("SELECT version FROM host_list_version", Long.class)).isEqualTo(before + 1);
+    }
+
+    @Test
+    void aKeptPageIsWrittenAsTheMapperWritesItsHostsAnAgentsStatusIncluded() throws Exception {
+        jdbc.update("UPDATE host SET placement = 'AGENT' WHERE name = 'esx-005'");
+        String first = read("/api/v1/hosts?size=100").andReturn().getResponse().getContentAsString();
+        String kept = read("/api/v1/hosts?size=100").andReturn().getResponse().getContentAsString();
+
+        assertThat(kept).isEqualTo(first).contains("\"agent\":{\"connected\":false,");
+        // the same values, written field by field by the application's mapper
+        var page = json.readValue(kept, new TypeReference<PageResponse<HostResponse>>() {
+        });
+        assertThat(page.items()).hasSize(HOSTS).isNotInstanceOf(HostItems.class);
+        assertThat(json.writeValueAsString(page)).isEqualTo(kept);
     }
 
     private ResultActions read(String path) throws Exception {
