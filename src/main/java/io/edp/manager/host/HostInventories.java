@@ -19,18 +19,21 @@ import org.springframework.stereotype.Component;
 @Component
 public class HostInventories {
 
-    /** A host's NICs: physical NICs by name, virtual NICs by VM name, then MAC (the order engine ports get). */
+    /** A host's NICs, each in the order of its engine port id. */
     public record HostInventory(String name, Placement placement, List<PhysicalPort> physical,
                                 List<VirtualPort> virtual) {
     }
 
-    /** A physical NIC and its driver's settings ({@code interfaceName} for af_packet, the files for pcap). */
-    public record PhysicalPort(String name, int numaNode, int rxQueues, boolean rss, String driver,
+    /**
+     * A physical NIC, its engine port's id (kept from its creation) and its driver's settings ({@code interfaceName}
+     * for af_packet, the files for pcap). Its port is named as the NIC.
+     */
+    public record PhysicalPort(int enginePort, String name, int numaNode, int rxQueues, boolean rss, String driver,
                                String interfaceName, String pcapInput, String pcapOutput, int mtu) {
     }
 
-    /** A virtual NIC with its VM's name and NUMA node. */
-    public record VirtualPort(String vm, int numaNode, String mac, int vlan, String adapter, int rxQueues, int mtu) {
+    /** A virtual NIC, its engine port's id and name (both kept from its creation), with its VM's name and NUMA node. */
+    public record VirtualPort(int enginePort, String portName, String vm, int numaNode, String mac, int vlan, String adapter, int rxQueues, int mtu) {
     }
 
     private final JdbcClient jdbc;
@@ -60,25 +63,28 @@ public class HostInventories {
         String ofHosts = "host_id IN (SELECT id FROM host WHERE " + hostWhere + ")";
         Map<UUID, List<PhysicalPort>> physical = new HashMap<>();
         jdbc.sql("""
-                        SELECT host_id, name, numa_node, rx_queues, rss, driver_kind, interface_name, pcap_input_file,
-                               pcap_output_file, mtu FROM physical_nic WHERE %s ORDER BY name""".formatted(ofHosts))
+                        SELECT host_id, engine_port, name, numa_node, rx_queues, rss, driver_kind, interface_name,
+                               pcap_input_file, pcap_output_file, mtu
+                          FROM physical_nic WHERE %s ORDER BY engine_port""".formatted(ofHosts))
                 .params(params)
                 .query(rs -> {
                     physical.computeIfAbsent(rs.getObject(1, UUID.class), id -> new ArrayList<>()).add(
-                            new PhysicalPort(rs.getString(2), rs.getInt(3), rs.getInt(4), rs.getBoolean(5),
-                                    rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9),
-                                    rs.getInt(10)));
+                            new PhysicalPort(rs.getInt(2), rs.getString(3), rs.getInt(4), rs.getInt(5),
+                                    rs.getBoolean(6), rs.getString(7), rs.getString(8), rs.getString(9),
+                                    rs.getString(10), rs.getInt(11)));
                 });
         Map<UUID, List<VirtualPort>> virtual = new HashMap<>();
         jdbc.sql("""
-                        SELECT n.host_id, vm.name, vm.numa_node, n.mac, n.vlan, n.adapter_type, n.rx_queues, n.mtu
+                        SELECT n.host_id, n.engine_port, n.port_index, vm.name, vm.numa_node, n.mac, n.vlan,
+                               n.adapter_type, n.rx_queues, n.mtu
                           FROM virtual_nic n JOIN vm ON vm.id = n.vm_id
-                         WHERE n.%s ORDER BY vm.name, n.mac""".formatted(ofHosts))
+                         WHERE n.%s ORDER BY n.engine_port""".formatted(ofHosts))
                 .params(params)
                 .query(rs -> {
                     virtual.computeIfAbsent(rs.getObject(1, UUID.class), id -> new ArrayList<>()).add(
-                            new VirtualPort(rs.getString(2), rs.getInt(3), rs.getString(4), rs.getInt(5),
-                                    rs.getString(6), rs.getInt(7), rs.getInt(8)));
+                            new VirtualPort(rs.getInt(2), EnginePort.vnicName(rs.getString(4), rs.getInt(3)),
+                                    rs.getString(4), rs.getInt(5), rs.getString(6), rs.getInt(7), rs.getString(8),
+                                    rs.getInt(9), rs.getInt(10)));
                 });
         Map<UUID, HostInventory> inventories = new HashMap<>();
         jdbc.sql("SELECT id, name, placement FROM host WHERE " + hostWhere).params(params).query(rs -> {

@@ -31,4 +31,13 @@ interface HostRepository extends JpaRepository<Host, UUID> {
             SELECT numa_node FROM vm WHERE host_id = :hostId
             """, nativeQuery = true)
     List<Integer> numaNodesInUse(UUID hostId);
+
+    /** The lowest engine port id up to {@code max} that none of the host's NICs has (null when all are taken). */
+    @Query(value = """
+            SELECT min(id) FROM generate_series(0, :max) id
+             WHERE id NOT IN (SELECT engine_port FROM physical_nic WHERE host_id = :hostId
+                              UNION ALL
+                              SELECT engine_port FROM virtual_nic WHERE host_id = :hostId)
+            """, nativeQuery = true)
+    Integer lowestFreeEnginePort(UUID hostId, int max);
 }

@@ -9,6 +9,7 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
 
+import io.edp.engine.nic.PortConfig;
 import io.edp.manager.api.ConflictException;
 import io.edp.manager.api.FieldProblem;
 import io.edp.manager.api.IfMatch;
@@ -46,6 +47,28 @@ public class HostService {
     @Transactional(propagation = Propagation.MANDATORY)
     public Host requireUnchanging(UUID hostId) {
         return found(hosts.findForShare(hostId), hostId);
+    }
+
+    /** A host locked for a new NIC, and the engine port id that NIC gets. */
+    public record NewPort(Host host, int enginePort) {
+    }
+
+    /**
+     * The host with this id, or 404, locked FOR UPDATE until the caller's transaction ends, and the lowest engine port
+     * id free on it, for a NIC about to be created: the NIC keeps that id for life, so adding or removing another
+     * NIC never renumbers it. The lock orders NIC creations on one host, so two never get the same id (the second
+     * sees the first's id taken once it commits). 409 when the host has every id of 0..{@value PortConfig#MAX_PORT_ID}.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public NewPort requireForNewPort(UUID hostId) {
+        var host = found(hosts.findForUpdate(hostId), hostId);
+        var free = hosts.lowestFreeEnginePort(hostId, PortConfig.MAX_PORT_ID);
+        if (free == null) {
+            throw new ConflictException("Host '" + host.name() + "' has " + (PortConfig.MAX_PORT_ID + 1)
+                    + " NICs, as many engine ports as an engine has (ids 0.." + PortConfig.MAX_PORT_ID
+                    + "); delete a physical or virtual NIC first");
+        }
+        return new NewPort(host, free);
     }
 
     private static Host found(Optional<Host> host, UUID hostId) {

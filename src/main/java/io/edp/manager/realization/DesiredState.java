@@ -44,7 +44,8 @@ import org.springframework.stereotype.Component;
 /**
  * Builds a host's engine configuration from the database: its inventory (physical NICs become ports with their RX
  * queues and MTU, each VM's virtual NIC a VM port), its effective EDP settings, and the global firewall rules, routes and
- * gateways that apply to it. Ports are numbered physical NICs first (by name), then virtual NICs (by VM name, then MAC).
+ * gateways that apply to it. Each port has the id (and a virtual NIC's port the name, {@code <vm>-eth<N>}) its NIC got
+ * when created and keeps: adding or removing a NIC or a VM changes no other port, so the engine takes it live.
  */
 @Component
 @EnableConfigurationProperties(EngineProperties.class)
@@ -150,21 +151,18 @@ class DesiredState {
         // names and MACs the rules' appliedTo and the routes' output refer to, with their port ids
         Map<String, Integer> portIds = new HashMap<>();
         Map<String, Integer> uplinks = new HashMap<>();
-        int port = 0;
         for (var nic : physical) {
-            config.port(new PortConfig(port, nic.name(), nic.numaNode(), nic.rxQueues(), txQueues, nic.driver(),
-                    driverOptions(nic), nic.mtu()));
-            portIds.put(nic.name(), port);
-            uplinks.put(nic.name(), port++);
+            config.port(new PortConfig(nic.enginePort(), nic.name(), nic.numaNode(), nic.rxQueues(), txQueues,
+                    nic.driver(), driverOptions(nic), nic.mtu()));
+            portIds.put(nic.name(), nic.enginePort());
+            uplinks.put(nic.name(), nic.enginePort());
         }
-        Map<String, Integer> vnicsPerVm = new TreeMap<>();
         for (var nic : virtual) {
-            var portName = nic.vm() + "-eth" + vnicsPerVm.merge(nic.vm(), 1, Integer::sum);
-            config.port(PortConfig.loopback(port, portName, nic.numaNode(), nic.rxQueues(), txQueues)
-                    .withMtu(nic.mtu()));
-            config.vnic(new VnicConfig(portName, nic.vm(), port, nic.mac(), nic.vlan(),
+            config.port(PortConfig.loopback(nic.enginePort(), nic.portName(), nic.numaNode(), nic.rxQueues(),
+                    txQueues).withMtu(nic.mtu()));
+            config.vnic(new VnicConfig(nic.portName(), nic.vm(), nic.enginePort(), nic.mac(), nic.vlan(),
                     AdapterType.valueOf(nic.adapter())));
-            portIds.put(nic.mac(), port++);
+            portIds.put(nic.mac(), nic.enginePort());
         }
         for (var rule : shared.rules()) {
             engineRule(rule, portIds).ifPresent(config::rule);

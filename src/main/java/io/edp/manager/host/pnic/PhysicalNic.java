@@ -2,6 +2,8 @@ package io.edp.manager.host.pnic;
 
 import java.util.UUID;
 
+import io.edp.manager.host.HostService;
+import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
@@ -17,6 +19,10 @@ public class PhysicalNic {
     private UUID id;
 
     private UUID hostId;
+
+    /** Its port's id in the host's engine, given at creation and kept ({@link HostService#requireForNewPort}). */
+    @Column(updatable = false)
+    private int enginePort;
 
     private String name;
 
@@ -44,8 +50,9 @@ public class PhysicalNic {
     protected PhysicalNic() {
     }
 
-    PhysicalNic(UUID hostId, PhysicalNicRequest request) {
+    PhysicalNic(UUID hostId, int enginePort, PhysicalNicRequest request) {
         this.hostId = hostId;
+        this.enginePort = enginePort;
         apply(request);
     }
 
@@ -92,6 +99,10 @@ public class PhysicalNic {
 
     UUID hostId() {
         return hostId;
+    }
+
+    int enginePort() {
+        return enginePort;
     }
 
     /** Null until first flushed: that is how Spring Data tells a new entity. */

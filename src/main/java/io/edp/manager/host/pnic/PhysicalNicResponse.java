@@ -3,6 +3,7 @@ package io.edp.manager.host.pnic;
 import java.util.UUID;
 
 import io.edp.manager.api.Versioned;
+import io.edp.manager.host.EnginePort;
 import io.edp.manager.host.PortMtu;
 import io.swagger.v3.oas.annotations.media.Schema;
 
@@ -18,6 +19,8 @@ public record PhysicalNicResponse(
         @Schema(description = "Receive-side scaling on or off", example = "true") boolean rss,
         @Schema(description = "The NIC's driver, chosen by `kind`, with its settings") DriverSettings driver,
         @Schema(description = PortMtu.DESCRIPTION, example = "1500") int mtu,
+        @Schema(description = EnginePort.DESCRIPTION, example = "0", accessMode = Schema.AccessMode.READ_ONLY)
+        int enginePort,
         @Schema(description = "Version of the resource, also sent as its ETag; 0 when created", example = "0")
         long version)
         implements Versioned {
@@ -25,6 +28,7 @@ public record PhysicalNicResponse(
     static PhysicalNicResponse of(PhysicalNic nic) {
         var request = nic.toRequest();
         return new PhysicalNicResponse(nic.id(), nic.hostId(), request.name(), request.numaNode(),
-                request.speedMbps(), request.rxQueues(), request.rss(), request.driver(), request.mtu(), nic.version());
+                request.speedMbps(), request.rxQueues(), request.rss(), request.driver(), request.mtu(), nic.enginePort(),
+                nic.version());
     }
 }

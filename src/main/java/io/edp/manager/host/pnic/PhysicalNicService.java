@@ -33,10 +33,12 @@ class PhysicalNicService {
     }
 
     PhysicalNicResponse create(UUID hostId, PhysicalNicRequest request) {
-        check(hosts.requireUnchanging(hostId), null, request);
+        var port = hosts.requireForNewPort(hostId);
+        check(port.host(), null, request);
         confinement.check(request.driver(), null);
         // a NIC on a NUMA node without one adds a worker when the workers are left to their default
-        return budget.admit(() -> PhysicalNicResponse.of(nics.saveAndFlush(new PhysicalNic(hostId, request))));
+        return budget.admit(() -> PhysicalNicResponse.of(nics.saveAndFlush(
+                new PhysicalNic(hostId, port.enginePort(), request))));
     }
 
     @Transactional(readOnly = true)

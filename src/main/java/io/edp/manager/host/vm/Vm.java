@@ -55,6 +55,10 @@ public class Vm {
         return hostId;
     }
 
+    public String name() {
+        return name;
+    }
+
     /** Null until first flushed: that is how Spring Data tells a new entity. */
     Long version() {
         return version;

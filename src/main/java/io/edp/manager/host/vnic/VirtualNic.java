@@ -2,6 +2,8 @@ package io.edp.manager.host.vnic;
 
 import java.util.UUID;
 
+import io.edp.manager.host.HostService;
+import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
@@ -22,6 +24,14 @@ public class VirtualNic {
 
     private UUID hostId;
 
+    /** Its port's id in the host's engine, given at creation and kept ({@link HostService#requireForNewPort}). */
+    @Column(updatable = false)
+    private int enginePort;
+
+    /** The N of its port's name, {@code <vm>-eth<N>}: the lowest free in the VM at creation, kept. */
+    @Column(updatable = false)
+    private int portIndex;
+
     private String mac;
 
     private int vlan;
@@ -39,9 +49,11 @@ public class VirtualNic {
     protected VirtualNic() {
     }
 
-    VirtualNic(UUID hostId, UUID vmId, VirtualNicRequest request) {
+    VirtualNic(UUID hostId, UUID vmId, int enginePort, int portIndex, VirtualNicRequest request) {
         this.hostId = hostId;
         this.vmId = vmId;
+        this.enginePort = enginePort;
+        this.portIndex = portIndex;
         apply(request);
     }
 
@@ -63,6 +75,14 @@ public class VirtualNic {
 
     UUID vmId() {
         return vmId;
+    }
+
+    int enginePort() {
+        return enginePort;
+    }
+
+    int portIndex() {
+        return portIndex;
     }
 
     /** Null until first flushed: that is how Spring Data tells a new entity. */

@@ -3,7 +3,9 @@ package io.edp.manager.host.vnic;
 import java.util.UUID;
 
 import io.edp.manager.api.Versioned;
+import io.edp.manager.host.EnginePort;
 import io.edp.manager.host.PortMtu;
+import io.edp.manager.host.vm.Vm;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /** A virtual NIC as the API shows it. */
@@ -16,13 +18,18 @@ public record VirtualNicResponse(
         @Schema(example = "VMXNET3") AdapterType adapterType,
         @Schema(description = "Number of receive queues", example = "2") int rxQueues,
         @Schema(description = PortMtu.DESCRIPTION, example = "1500") int mtu,
+        @Schema(description = EnginePort.DESCRIPTION, example = "2", accessMode = Schema.AccessMode.READ_ONLY)
+        int enginePort,
+        @Schema(description = EnginePort.VNIC_NAME_DESCRIPTION, example = "web-eth1",
+                accessMode = Schema.AccessMode.READ_ONLY) String enginePortName,
         @Schema(description = "Version of the resource, also sent as its ETag; 0 when created", example = "0")
         long version)
         implements Versioned {
 
-    static VirtualNicResponse of(VirtualNic nic) {
+    static VirtualNicResponse of(VirtualNic nic, Vm vm) {
         var request = nic.toRequest();
         return new VirtualNicResponse(nic.id(), nic.vmId(), request.mac(), request.vlan(), request.adapterType(),
-                request.rxQueues(), request.mtu(), nic.version());
+                request.rxQueues(), request.mtu(), nic.enginePort(), EnginePort.vnicName(vm.name(), nic.portIndex()),
+                nic.version());
     }
 }
