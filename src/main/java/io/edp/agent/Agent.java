@@ -5,6 +5,8 @@ import java.io.PrintStream;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
+import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +17,7 @@ import io.edp.engine.Engine;
 import io.edp.engine.EngineSlot;
 import io.edp.engine.EngineStats;
 import io.edp.engine.nic.NicDrivers;
+import io.edp.manager.engines.HostEngine;
 import io.edp.manager.engines.InProcessEngine;
 
 /**
@@ -26,11 +29,14 @@ import io.edp.manager.engines.InProcessEngine;
  *
  * <p>Operators' requests to the engine (a flush, a trace, traffic, connections, counters) come with the desired
  * state; they run one after another on a thread of their own, so that a long one never holds up the next poll, and
- * each is answered as the manager would answer it for an engine of its own ({@link InProcessEngine}).
+ * each is answered as the manager would answer it for an engine of its own ({@link InProcessEngine}). Live captures
+ * are kept by {@link AgentCaptures}, which writes their files in the agent's capture directory and uploads them.
  */
 final class Agent {
 
     static final Duration POLL_WAIT = Duration.ofSeconds(30);
+    /** How soon after a capture ended its file is uploaded (or tried again, while the manager is away). */
+    private static final Duration CAPTURE_SWEEP = Duration.ofMillis(500);
 
     private final ManagerClient manager;
     private final EngineSlot slot;
@@ -46,22 +52,26 @@ final class Agent {
     /** The handle of the engine that runs now: it keeps the traffic run started on that engine. Guarded by slot. */
     private InProcessEngine handle;
     private Engine handled;
+    private final AgentCaptures captures;
 
-    Agent(ManagerClient manager, NicDrivers drivers, Duration statsInterval, PrintStream log) {
-        this(manager, new EngineSlot(drivers, new EngineSlot.Listener() { }), statsInterval, log);
+    /** {@code captureDir}: the only directory live captures write their files in. */
+    Agent(ManagerClient manager, NicDrivers drivers, Path captureDir, Duration statsInterval, PrintStream log) {
+        this(manager, new EngineSlot(drivers, new EngineSlot.Listener() { }), captureDir, statsInterval, log);
     }
 
     /** {@code slot}: where the engine runs; whoever reads it too synchronizes on it, as this agent does. */
-    Agent(ManagerClient manager, EngineSlot slot, Duration statsInterval, PrintStream log) {
+    Agent(ManagerClient manager, EngineSlot slot, Path captureDir, Duration statsInterval, PrintStream log) {
         this.manager = manager;
         this.slot = slot;
         this.statsInterval = statsInterval;
         this.log = log;
+        this.captures = new AgentCaptures(captureDir, manager, this::log);
     }
 
     /** Runs until {@link #stop}; then closes the engine. */
     void run() {
         var stats = Thread.ofPlatform().name("edp-agent-stats").daemon(true).start(this::reportStats);
+        var uploads = Thread.ofVirtual().name("edp-agent-captures").start(this::sweepCaptures);
         Long after = null; // null: ask for the whole state at once
         boolean cutOff = false;
         while (running) {
@@ -97,10 +107,12 @@ final class Agent {
             }
         }
         stats.interrupt();
+        uploads.interrupt();
         requests.shutdownNow();
         synchronized (slot) {
             slot.close();
         }
+        captures.sweep(); // the captures ended with the engine: their files, if the manager is there
         log("stopped, engine closed");
     }
 
@@ -139,10 +151,19 @@ final class Agent {
     /** Runs a request on the engine and sends the answer; one the manager no longer waits for is dropped. */
     private void answer(EngineRequest.Queued queued) {
         AgentAnswer answer;
-        synchronized (slot) {
-            answer = slot.engine().map(engine -> run(engine, queued.request()))
-                    .orElseGet(() -> AgentAnswer.refused(404, null, "The host's agent runs no engine (the desired "
-                            + "state gives it none, or its last configuration failed)"));
+        if (queued.request() instanceof EngineRequest.OfCapture capture) {
+            // outside the slot's lock: an upload must not hold up applying the desired state
+            Optional<HostEngine> engine;
+            synchronized (slot) {
+                engine = slot.engine().map(this::handle);
+            }
+            answer = captures.answer(capture, engine);
+        } else {
+            synchronized (slot) {
+                answer = slot.engine().map(engine -> queued.request().answer(handle(engine)))
+                        .orElseGet(() -> AgentAnswer.refused(404, null, "The host's agent runs no engine (the "
+                                + "desired state gives it none, or its last configuration failed)"));
+            }
         }
         try {
             manager.answer(queued.id(), answer);
@@ -153,13 +174,23 @@ final class Agent {
         }
     }
 
-    /** The request's answer from the engine that runs now, through that engine's handle. */
-    private AgentAnswer run(Engine engine, EngineRequest request) {
+    /** The handle of the engine that runs now. Guarded by slot. */
+    private InProcessEngine handle(Engine engine) {
         if (handled != engine) { // rebuilt: a traffic run ended with the engine it ran on
             handle = new InProcessEngine(engine);
             handled = engine;
         }
-        return request.answer(handle);
+        return handle;
+    }
+
+    private void sweepCaptures() {
+        while (running) {
+            LockSupport.parkNanos(CAPTURE_SWEEP.toNanos());
+            if (Thread.interrupted()) {
+                return;
+            }
+            captures.sweep();
+        }
     }
 
     private void reportStats() {

@@ -19,11 +19,12 @@ import io.edp.manager.engines.EngineProperties;
 import org.springframework.boot.convert.DurationStyle;
 
 /**
- * {@code edp agent --manager URL[,URL] --host NAME --token-file FILE [--pcap-dir DIR] [--interfaces IF,IF]
- * [--stats-interval 10s]}: runs the host's engine as the manager describes it ({@link Agent}) until SIGTERM or
+ * {@code edp agent --manager URL[,URL] --host NAME --token-file FILE [--pcap-dir DIR] [--capture-dir DIR]
+ * [--interfaces IF,IF] [--stats-interval 10s]}: runs the host's engine as the manager describes it ({@link Agent}) until SIGTERM or
  * SIGINT; several manager URLs are replicas, the next one used when a call cannot reach the current one. The
  * drivers are confined by the agent's own options, as the manager confines its embedded engines: pcap files only
- * inside {@code --pcap-dir}, af_packet only on {@code --interfaces}. Bad options print one line and
+ * inside {@code --pcap-dir}, af_packet only on {@code --interfaces}, live captures' files only inside
+ * {@code --capture-dir} (default {@code capture}). Bad options print one line and
  * return a non-zero status.
  */
 public final class AgentCommand {
@@ -32,9 +33,9 @@ public final class AgentCommand {
     public static final int EXIT_USAGE = 2;
     public static final int EXIT_TOKEN = 3;
     static final String USAGE = "usage: agent --manager URL[,URL] --host NAME --token-file FILE [--pcap-dir DIR] "
-            + "[--interfaces IF,IF] [--stats-interval 10s]";
+            + "[--capture-dir DIR] [--interfaces IF,IF] [--stats-interval 10s]";
     private static final Set<String> OPTIONS = Set.of("--manager", "--host", "--token-file", "--pcap-dir",
-            "--interfaces", "--stats-interval");
+            "--capture-dir", "--interfaces", "--stats-interval");
 
     private AgentCommand() {
     }
@@ -78,11 +79,12 @@ public final class AgentCommand {
         var pcapDir = Path.of(options.getOrDefault("--pcap-dir", "pcap"));
         var confinement = new NicConfinement(new EngineProperties(true, 8192, 65536, true, null, pcapDir, interfaces),
                 new DataDirectoryProperties(null));
+        var captureDir = Path.of(options.getOrDefault("--capture-dir", "capture")).toAbsolutePath().normalize();
         var agent = new Agent(new ManagerClient(managers, options.get("--host"), token, version()),
-                confinement.drivers(), statsInterval, out);
-        out.printf("agent: host %s, manager %s, pcap files in %s, af_packet interfaces %s; stop with SIGTERM%n",
-                options.get("--host"), managers.stream().map(URI::toString).collect(Collectors.joining(",")),
-                confinement.pcapDir(), interfaces);
+                confinement.drivers(), captureDir, statsInterval, out);
+        out.printf("agent: host %s, manager %s, pcap files in %s, captures in %s, af_packet interfaces %s; stop "
+                + "with SIGTERM%n", options.get("--host"), managers.stream().map(URI::toString)
+                .collect(Collectors.joining(",")), confinement.pcapDir(), captureDir, interfaces);
         var main = Thread.currentThread();
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
             agent.stop();

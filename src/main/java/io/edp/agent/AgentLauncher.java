@@ -42,7 +42,7 @@ public final class AgentLauncher {
             err.println("agent launcher: " + specs + ": " + e.getMessage());
             return AgentCommand.EXIT_USAGE;
         }
-        // loopback only: simulated hosts never open the machine's interfaces or files
+        // loopback only: simulated hosts never open the machine's interfaces or files (a capture's, if one is started)
         var drivers = new NicConfinement(new EngineProperties(true, 1024, 256, false, null, Path.of("pcap"), List.of()),
                 new DataDirectoryProperties(null)).drivers();
         List<Agent> running = new ArrayList<>();
@@ -50,7 +50,8 @@ public final class AgentLauncher {
         var http = ManagerClient.http(); // one for all: see ManagerClient
         for (Spec spec : agents) {
             var agent = new Agent(new ManagerClient(http, spec.managers(), spec.host(), spec.token(),
-                    AgentCommand.version()), drivers, statsInterval, prefixed(out, spec.host()));
+                    AgentCommand.version()), drivers, Path.of("capture", spec.host()), statsInterval,
+                    prefixed(out, spec.host()));
             running.add(agent);
             threads.add(Thread.ofVirtual().name("edp-agent-" + spec.host()).start(agent::run));
         }

@@ -7,11 +7,15 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.net.URLEncoder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+
+import io.edp.engine.capture.CaptureStats;
 
 /**
  * The agent's HTTP calls to the manager, authenticated with the host's agent token. Any answer other than the
@@ -87,6 +91,21 @@ final class ManagerClient {
     /** Answers a request to the engine; 404 (its caller stopped waiting) is a {@link ManagerException} too. */
     void answer(UUID requestId, AgentAnswer answer) throws IOException, InterruptedException {
         expect(put("/engine-requests/" + requestId, answer), 204);
+    }
+
+    /**
+     * Uploads the first {@code length} bytes of a capture's file ({@code mediaType}: its format), then its state;
+     * 404 (the manager removed the capture) is a {@link ManagerException} too.
+     */
+    void uploadCapture(UUID captureId, Path file, long length, String mediaType, CaptureStats stats)
+            throws IOException, InterruptedException {
+        byte[] bytes; // at most the capture's limits allow: the manager holds them in memory too
+        try (var in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(Math.toIntExact(length));
+        }
+        expect(send(request("/captures/" + captureId + "/file").timeout(ANSWER_MARGIN)
+                .header("Content-Type", mediaType).PUT(HttpRequest.BodyPublishers.ofByteArray(bytes))), 204);
+        expect(put("/captures/" + captureId + "/stats", stats), 204);
     }
 
     private HttpResponse<String> put(String path, Object body) throws IOException, InterruptedException {

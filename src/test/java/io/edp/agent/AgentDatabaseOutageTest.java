@@ -102,7 +102,7 @@ class AgentDatabaseOutageTest {
                 var client = new ManagerClient(List.of(URI.create(api.base())), host, token(hostId), "test");
                 var slot = new EngineSlot(drivers, new EngineSlot.Listener() { });
                 var log = new Log();
-                var agent = new Agent(client, slot, Duration.ofSeconds(1), log.stream());
+                var agent = new Agent(client, slot, dir.resolve("capture"), Duration.ofSeconds(1), log.stream());
                 fleet.add(new Simulated(host, hostId, written.generation(), agent, slot, log,
                         Thread.ofVirtual().name("agent-" + host).start(agent::run)));
             }

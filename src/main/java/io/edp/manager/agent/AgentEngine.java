@@ -1,5 +1,6 @@
 package io.edp.manager.agent;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -11,17 +12,21 @@ import io.edp.agent.EngineJson;
 import io.edp.agent.EngineRequest;
 import io.edp.engine.EngineConfig;
 import io.edp.engine.EngineStats;
+import io.edp.engine.capture.CaptureSpec;
+import io.edp.engine.capture.CaptureStats;
 import io.edp.manager.api.ConflictException;
+import io.edp.manager.engines.CaptureUploader;
+import tools.jackson.core.type.TypeReference;
 
 /**
  * The engine of a host placed AGENT, as this manager knows it: the agent's last statistics snapshot (its takenAt
  * says when it was read; {@link #stale} when it is older than {@code edp.agent.stats-stale-after}) and the
  * configuration the agent reported running ({@link #config}). Operations that must reach the running engine
  * (flush, traffic, traces, connections, per-rule, top-flow, IPFIX and packet-log counters) travel to the agent as
- * {@link EngineRequest}s, as a {@link RelayedEngine}'s do. Captures are refused with 409: their pcap file would be
- * written on the agent's machine.
+ * {@link EngineRequest}s, as a {@link RelayedEngine}'s do; so do captures, which the agent runs with their files in
+ * its own capture directory and uploads ({@link CaptureUploader}).
  */
-final class AgentEngine extends RelayedEngine {
+final class AgentEngine extends RelayedEngine implements CaptureUploader {
 
     private final UUID hostId;
     private final AgentRepository.StoredStats snapshot;
@@ -73,9 +78,29 @@ final class AgentEngine extends RelayedEngine {
         return EngineJson.stats(EngineJson.MAPPER.readTree(snapshot.json()));
     }
 
+    /** {@code file} is not used: the agent writes the file in its own capture directory. */
     @Override
-    String capturesRefused() {
-        return "Packet captures are not supported for hosts placed AGENT (host " + hostId + "): the pcap file "
-                + "would be written on the agent's machine, where the manager cannot serve it";
+    public CaptureStats startCapture(UUID captureId, CaptureSpec spec, Path file) {
+        return call(new EngineRequest.StartCapture(captureId, spec), new TypeReference<>() { });
+    }
+
+    @Override
+    public Optional<CaptureStats> capture(UUID captureId) {
+        return Optional.ofNullable(call(new EngineRequest.Capture(captureId), new TypeReference<>() { }));
+    }
+
+    @Override
+    public Optional<CaptureStats> stopCapture(UUID captureId) {
+        return Optional.ofNullable(call(new EngineRequest.StopCapture(captureId), new TypeReference<>() { }));
+    }
+
+    @Override
+    public void forgetCapture(UUID captureId) {
+        call(new EngineRequest.RemoveCapture(captureId), new TypeReference<Void>() { });
+    }
+
+    @Override
+    public Optional<CaptureStats> uploadCapture(UUID captureId) {
+        return Optional.ofNullable(call(new EngineRequest.CaptureFile(captureId), new TypeReference<>() { }));
     }
 }

@@ -29,8 +29,9 @@ import tools.jackson.core.type.TypeReference;
  * A host's engine that runs in another process, reached by {@link EngineRequest}s ({@link EngineRequests}): every
  * operation travels to whoever runs the engine and returns what it answers. As such it is the engine of a host
  * placed EMBEDDED on a replica that runs no embedded engines (the replica that runs them answers); {@link
- * AgentEngine} reads statistics and configuration from the agent's reports instead. Captures are refused with 409:
- * their pcap file would be written on the other process's machine, which this replica cannot serve.
+ * AgentEngine} reads statistics and configuration from the agent's reports instead, and runs captures in the agent.
+ * Here captures are refused with 409: the embedded replica keeps its captures in memory and their files on its
+ * machine, which this replica cannot serve.
  */
 class RelayedEngine implements HostEngine {
 
@@ -43,14 +44,8 @@ class RelayedEngine implements HostEngine {
     }
 
     /** Runs {@code request} on the host's engine, wherever it runs. */
-    private <T> T call(EngineRequest request, TypeReference<T> type) {
+    <T> T call(EngineRequest request, TypeReference<T> type) {
         return requests.call(hostId, request, type);
-    }
-
-    /** Why a capture cannot start through this handle. */
-    String capturesRefused() {
-        return "Packet captures of host " + hostId + " start only on the replica running the embedded engines "
-                + "(edp.engines.embedded): the pcap file is written on that replica's machine";
     }
 
     @Override
@@ -116,7 +111,8 @@ class RelayedEngine implements HostEngine {
 
     @Override
     public CaptureStats startCapture(UUID captureId, CaptureSpec spec, Path file) {
-        throw new ConflictException(capturesRefused());
+        throw new ConflictException("Packet captures of host " + hostId + " start only on the replica running the "
+                + "embedded engines (edp.engines.embedded): the pcap file is written on that replica's machine");
     }
 
     @Override

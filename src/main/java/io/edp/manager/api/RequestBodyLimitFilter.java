@@ -1,6 +1,7 @@
 package io.edp.manager.api;
 
 import java.io.IOException;
+import java.util.regex.Pattern;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
@@ -15,9 +16,14 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
 /**
  * Caps every request body, before anything reads it: a declared length over the limit is answered at once, a body
  * without one (chunked) is cut off as soon as it passes the limit. Either way the answer is a 413 problem, so a
- * client cannot hold a request thread and a transaction while it sends megabytes.
+ * client cannot hold a request thread and a transaction while it sends megabytes. The one exception is a capture
+ * file an agent uploads ({@link #AGENT_CAPTURE_FILE}): the capture's own limits bound it where it is read.
  */
 class RequestBodyLimitFilter extends OncePerRequestFilter {
+
+    /** {@code PUT /api/v1/agent/hosts/{hostName}/captures/{captureId}/file}. */
+    static final Pattern AGENT_CAPTURE_FILE = Pattern.compile(
+            Pattern.quote(AgentReports.PATH) + "hosts/[^/]+/captures/[^/]+/file");
 
     private final long limit;
     private final HandlerExceptionResolver problems;
@@ -25,6 +31,11 @@ class RequestBodyLimitFilter extends OncePerRequestFilter {
     RequestBodyLimitFilter(long limit, HandlerExceptionResolver problems) {
         this.limit = limit;
         this.problems = problems;
+    }
+
+    @Override
+    protected boolean shouldNotFilter(HttpServletRequest request) {
+        return AGENT_CAPTURE_FILE.matcher(request.getRequestURI()).matches();
     }
 
     @Override

@@ -1,9 +1,5 @@
 package io.edp.manager.capture;
 
-import java.io.FilterInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.UUID;
 
@@ -86,14 +82,12 @@ class CaptureController {
                     content = {@Content(mediaType = PCAP, schema = @Schema(type = "string", format = "binary")),
                             @Content(mediaType = PCAPNG, schema = @Schema(type = "string", format = "binary"))}))
     ResponseEntity<Resource> pcap(@PathVariable UUID hostId,
-            @Parameter(description = "The capture's id") @PathVariable UUID captureId) throws IOException {
+            @Parameter(description = "The capture's id") @PathVariable UUID captureId) {
         var pcap = captures.pcap(hostId, captureId);
-        var body = new InputStreamResource(new Prefix(Files.newInputStream(pcap.file()), pcap.length()));
-        String type = pcap.format() == CaptureSpec.Format.PCAPNG ? PCAPNG : PCAP;
-        return ResponseEntity.ok().contentType(MediaType.parseMediaType(type)).contentLength(pcap.length())
+        return ResponseEntity.ok().contentType(MediaType.parseMediaType(pcap.mediaType())).contentLength(pcap.length())
                 .header(HttpHeaders.CONTENT_DISPOSITION,
                         ContentDisposition.attachment().filename(pcap.name()).build().toString())
-                .body(body);
+                .body(new InputStreamResource(pcap.content()));
     }
 
     @DeleteMapping("/{captureId}")
@@ -108,36 +102,5 @@ class CaptureController {
             @Parameter(description = "The capture's id") @PathVariable UUID captureId) {
         return captures.delete(hostId, captureId).map(ResponseEntity::ok)
                 .orElseGet(() -> ResponseEntity.noContent().build());
-    }
-
-    /** The first {@code length} bytes of a stream: the part of a running capture's file that holds whole records. */
-    private static final class Prefix extends FilterInputStream {
-
-        private long remaining;
-
-        Prefix(InputStream in, long length) {
-            super(in);
-            remaining = length;
-        }
-
-        @Override
-        public int read() throws IOException {
-            if (remaining <= 0) {
-                return -1;
-            }
-            int b = super.read();
-            remaining -= b >= 0 ? 1 : 0;
-            return b;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            if (remaining <= 0) {
-                return -1;
-            }
-            int n = super.read(buffer, offset, (int) Math.min(length, remaining));
-            remaining -= Math.max(n, 0);
-            return n;
-        }
     }
 }

@@ -7,6 +7,7 @@ import io.edp.engine.capture.CaptureSpec;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Live captures: where their pcap files go and how many are kept how long.
@@ -17,10 +18,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param retention  how long an ended capture and its file are kept
  * @param maxKept    captures kept per host, running or ended; a new one removes the oldest ended one beyond it
  * @param maxRunning captures running at once per host
+ * @param maxAgentFile the largest file a capture on a host placed AGENT may write: its agent uploads it into the
+ *                     database, and a replica holds it in memory to serve it. A capture whose limits (packets times
+ *                     snaplen) could write more is refused (400 on maxPackets)
  */
 @ConfigurationProperties("edp.capture")
 public record CaptureProperties(Path dir, @DefaultValue("1h") Duration retention, @DefaultValue("20") int maxKept,
-                         @DefaultValue("4") int maxRunning) {
+                                @DefaultValue("4") int maxRunning, @DefaultValue("64MB") DataSize maxAgentFile) {
 
     public CaptureProperties {
         if (maxRunning < 1 || maxKept < maxRunning) {

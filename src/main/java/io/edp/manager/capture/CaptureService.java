@@ -1,6 +1,8 @@
 package io.edp.manager.capture;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -26,6 +28,7 @@ import io.edp.manager.api.FieldProblem;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
 import io.edp.manager.database.DataDirectoryProperties;
+import io.edp.manager.engines.CaptureUploader;
 import io.edp.manager.engines.EnginePorts;
 import io.edp.manager.engines.HostEngine;
 import io.edp.manager.engines.HostEngines;
@@ -33,12 +36,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.dao.DataAccessException;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Service;
 
 /**
- * The hosts' live captures, in memory (as pktcap-uw's are: a capture belongs to the engine that runs it, and ends
- * with it), their files under {@code edp.capture.dir}. Ended captures are removed after
+ * The hosts' live captures: an embedded host's in memory (as pktcap-uw's are: a capture belongs to the engine that
+ * runs it, and ends with it), their files under {@code edp.capture.dir}; a host placed AGENT's in its agent and the
+ * database, their files uploaded by the agent ({@link UploadedCaptures}), so that any replica serves them. Ended captures are removed after
  * {@code edp.capture.retention}, and beyond {@code edp.capture.max-kept} per host the oldest ended one goes first.
  */
 @Service
@@ -49,30 +54,37 @@ class CaptureService {
 
     private final HostEngines engines;
     private final CaptureProperties properties;
+    /** The captures of hosts placed AGENT: their agents run them, the database holds them for every replica. */
+    private final UploadedCaptures uploaded;
     private final Path dir;
     private final Clock clock;
     private final Map<UUID, Kept> captures = new ConcurrentHashMap<>();
 
     /**
-     * A capture as the API shows it: the request's values with its defaults, its spec and file, and the engine that
-     * runs it (which keeps answering for it after the host's engine was replaced).
+     * A capture of an engine in this process: as started, its file, and the engine that runs it (which keeps
+     * answering for it after the host's engine was replaced).
      */
-    private record Kept(UUID id, UUID hostId, String port, CaptureRequest.Direction direction,
-                        CaptureRequest.Filter filter, Instant startedAt, CaptureSpec spec, Path file,
-                        HostEngine engine) {
+    private record Kept(StartedCapture started, Path file, HostEngine engine) {
+
+        UUID id() {
+            return started.id();
+        }
+
+        UUID hostId() {
+            return started.hostId();
+        }
+
+        Instant startedAt() {
+            return started.startedAt();
+        }
 
         CaptureStats stats() {
             // known to the engine until remove() forgets it, which a reader may just have missed
-            return engine.capture(id).orElseThrow(() -> new NotFoundException("Capture " + id + " was removed"));
+            return engine.capture(id()).orElseThrow(() -> new NotFoundException("Capture " + id() + " was removed"));
         }
 
         CaptureResponse response() {
-            CaptureStats s = stats();
-            return new CaptureResponse(id, hostId, port, direction, filter, spec.maxPackets(),
-                    (int) spec.maxDuration().toSeconds(), spec.snaplen(), spec.nanosecondTimestamps(),
-                    CaptureRequest.Format.valueOf(spec.format().name()), s.state(),
-                    s.endReason(), s.failure(), startedAt, s.endedAt(), s.captured(), s.dropped(), s.bytes(),
-                    s.fileBytes());
+            return started.response(stats());
         }
 
         boolean running() {
@@ -81,13 +93,16 @@ class CaptureService {
     }
 
     @Autowired
-    CaptureService(HostEngines engines, CaptureProperties properties, DataDirectoryProperties data) {
-        this(engines, properties, data, Clock.systemUTC());
+    CaptureService(HostEngines engines, CaptureProperties properties, DataDirectoryProperties data,
+                   UploadedCaptures uploaded) {
+        this(engines, properties, data, uploaded, Clock.systemUTC());
     }
 
-    CaptureService(HostEngines engines, CaptureProperties properties, DataDirectoryProperties data, Clock clock) {
+    CaptureService(HostEngines engines, CaptureProperties properties, DataDirectoryProperties data,
+                   UploadedCaptures uploaded, Clock clock) {
         this.engines = engines;
         this.properties = properties;
+        this.uploaded = uploaded;
         this.clock = clock;
         this.dir = (properties.dir() != null ? properties.dir() : data.dataDir().resolve("capture")).toAbsolutePath()
                 .normalize();
@@ -122,13 +137,18 @@ class CaptureService {
                 Duration.ofSeconds(or(request.durationSeconds(), CaptureRequest.DEFAULT_DURATION_SECONDS)),
                 CaptureSpec.DEFAULT_RING_FRAMES, Boolean.TRUE.equals(request.nanosecondTimestamps()),
                 request.format() == CaptureRequest.Format.PCAPNG ? CaptureSpec.Format.PCAPNG : CaptureSpec.Format.PCAP);
-        UUID id = UUID.randomUUID();
+        var filterShown = request.filter() != null ? request.filter()
+                : new CaptureRequest.Filter(List.of(), List.of(), null);
+        var started = new StartedCapture(UUID.randomUUID(), hostId, EnginePorts.name(engine.config(), port),
+                direction, filterShown, clock.instant(), spec);
+        if (engine instanceof CaptureUploader agent) { // not under this service's lock, as in delete
+            return uploaded.start(started, agent);
+        }
         synchronized (this) {
             List<Kept> ofHost = ofHost(hostId);
             long running = ofHost.stream().filter(Kept::running).count();
             if (running >= properties.maxRunning()) {
-                throw new ConflictException("Host " + hostId + " has " + running + " captures running, the most "
-                        + "edp.capture.max-running allows; stop one first");
+                throw tooManyRunning(hostId, running);
             }
             ofHost.stream().filter(k -> !k.running()).limit(Math.max(0, ofHost.size() + 1 - properties.maxKept()))
                     .forEach(this::remove);
@@ -137,52 +157,76 @@ class CaptureService {
             } catch (IOException e) {
                 throw new UncheckedIOException("capture directory " + dir + ": " + e.getMessage(), e);
             }
-            var file = dir.resolve(fileName(id, spec));
-            engine.startCapture(id, spec, file);
-            var filterShown = request.filter() != null ? request.filter()
-                    : new CaptureRequest.Filter(List.of(), List.of(), null);
-            var kept = new Kept(id, hostId, EnginePorts.name(engine.config(), port), direction, filterShown,
-                    clock.instant(), spec, file, engine);
-            captures.put(id, kept);
+            var file = dir.resolve(fileName(started.id(), spec));
+            engine.startCapture(started.id(), spec, file);
+            var kept = new Kept(started, file, engine);
+            captures.put(started.id(), kept);
             return kept.response();
         }
+    }
+
+    static ConflictException tooManyRunning(UUID hostId, long running) {
+        return new ConflictException("Host " + hostId + " has " + running + " captures running, the most "
+                + "edp.capture.max-running allows; stop one first");
     }
 
     List<CaptureResponse> list(UUID hostId) {
         List<Kept> ofHost = ofHost(hostId);
         if (ofHost.isEmpty()) {
-            engines.require(hostId); // 404 for a host without an engine
+            // 404 for a host without an engine; an agent's captures are the database's
+            if (engines.require(hostId) instanceof CaptureUploader agent) {
+                return uploaded.list(hostId, agent);
+            }
         }
         return ofHost.stream().map(Kept::response).toList();
     }
 
     CaptureResponse get(UUID hostId, UUID captureId) {
-        return find(hostId, captureId).response();
+        Kept kept = kept(hostId, captureId);
+        return kept != null ? kept.response() : uploaded.get(hostId, captureId, agent(hostId, captureId));
     }
 
-    private static String fileName(UUID id, CaptureSpec spec) {
+    static String fileName(UUID id, CaptureSpec spec) {
         return id + "." + spec.format().extension();
     }
 
-    /** The capture's file as far as it holds whole records, that length, and its format. */
+    /** The capture's file as far as it holds whole records, that length, its name and its format's media type. */
     Pcap pcap(UUID hostId, UUID captureId) {
-        Kept kept = find(hostId, captureId);
-        return new Pcap(kept.file(), kept.stats().fileBytes(), fileName(captureId, kept.spec()),
-                kept.spec().format());
+        Kept kept = kept(hostId, captureId);
+        if (kept == null) {
+            return uploaded.pcap(hostId, captureId, agent(hostId, captureId));
+        }
+        long length = kept.stats().fileBytes();
+        try {
+            return new Pcap(new Prefix(Files.newInputStream(kept.file()), length), length,
+                    fileName(captureId, kept.started().spec()), mediaType(kept.started().spec().format()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("capture file " + kept.file() + ": " + e.getMessage(), e);
+        }
     }
 
-    record Pcap(Path file, long length, String name, CaptureSpec.Format format) {
+    static String mediaType(CaptureSpec.Format format) {
+        return format == CaptureSpec.Format.PCAPNG ? CaptureController.PCAPNG : CaptureController.PCAP;
+    }
+
+    /** A capture's file: its bytes, their number, a file name and the media type of its format. */
+    record Pcap(InputStream content, long length, String name, String mediaType) {
     }
 
     /** Stops a running capture (its final state), or removes an ended one with its file (empty). */
-    synchronized Optional<CaptureResponse> delete(UUID hostId, UUID captureId) {
-        Kept kept = find(hostId, captureId);
-        if (kept.running()) {
-            kept.engine().stopCapture(captureId);
-            return Optional.of(kept.response());
+    Optional<CaptureResponse> delete(UUID hostId, UUID captureId) {
+        Kept kept = kept(hostId, captureId);
+        if (kept == null) { // not under this service's lock: the agent answers over the network
+            return uploaded.delete(hostId, captureId, agent(hostId, captureId));
         }
-        remove(kept);
-        return Optional.empty();
+        synchronized (this) {
+            if (kept.running()) {
+                kept.engine().stopCapture(captureId);
+                return Optional.of(kept.response());
+            }
+            remove(kept);
+            return Optional.empty();
+        }
     }
 
     /** Removes ended captures older than the retention; the scheduler runs it every minute. */
@@ -194,6 +238,11 @@ class CaptureService {
             if (ended != null && ended.isBefore(oldest)) {
                 remove(kept);
             }
+        }
+        try {
+            uploaded.cleanUp(oldest);
+        } catch (DataAccessException e) {
+            log.debug("Agents' captures not cleaned up (the database is away): {}", e.toString());
         }
     }
 
@@ -212,13 +261,54 @@ class CaptureService {
                 .sorted(Comparator.comparing(Kept::startedAt)).toList();
     }
 
-    private Kept find(UUID hostId, UUID captureId) {
+    /** The capture of an engine in this process, or null. */
+    private Kept kept(UUID hostId, UUID captureId) {
         Kept kept = captures.get(captureId);
-        if (kept == null || !kept.hostId().equals(hostId)) {
-            throw new NotFoundException("Host " + hostId + " has no capture " + captureId + " (an ended capture is "
-                    + "removed after " + properties.retention() + ", edp.capture.retention)");
+        return kept != null && kept.hostId().equals(hostId) ? kept : null;
+    }
+
+    /** The engine of a host placed AGENT, whose captures the database holds; 404 for any other host. */
+    private CaptureUploader agent(UUID hostId, UUID captureId) {
+        if (engines.engine(hostId).orElse(null) instanceof CaptureUploader agent) {
+            return agent;
         }
-        return kept;
+        throw noCapture(hostId, captureId, properties.retention());
+    }
+
+    static NotFoundException noCapture(UUID hostId, UUID captureId, Duration retention) {
+        return new NotFoundException("Host " + hostId + " has no capture " + captureId + " (an ended capture is "
+                + "removed after " + retention + ", edp.capture.retention)");
+    }
+
+    /** The first {@code length} bytes of a stream: the part of a running capture's file that holds whole records. */
+    private static final class Prefix extends FilterInputStream {
+
+        private long remaining;
+
+        Prefix(InputStream in, long length) {
+            super(in);
+            remaining = length;
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (remaining <= 0) {
+                return -1;
+            }
+            int b = super.read();
+            remaining -= b >= 0 ? 1 : 0;
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            if (remaining <= 0) {
+                return -1;
+            }
+            int n = super.read(buffer, offset, (int) Math.min(length, remaining));
+            remaining -= Math.max(n, 0);
+            return n;
+        }
     }
 
     private static CaptureFilter filter(CaptureRequest.Filter f) {

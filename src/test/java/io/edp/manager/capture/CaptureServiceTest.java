@@ -28,6 +28,7 @@ import io.edp.manager.engines.InProcessEngine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.util.unit.DataSize;
 
 /** Old captures go: ended ones after the retention, the oldest ended one beyond the number kept per host. */
 class CaptureServiceTest {
@@ -49,7 +50,8 @@ class CaptureServiceTest {
 
     private CaptureService service(int maxKept, int maxRunning) {
         return new CaptureService(new OneEngine(new InProcessEngine(engine)), new CaptureProperties(dir,
-                Duration.ofHours(1), maxKept, maxRunning), new DataDirectoryProperties(dir), clock);
+                Duration.ofHours(1), maxKept, maxRunning, DataSize.ofMegabytes(64)), new DataDirectoryProperties(dir),
+                null, clock); // no host placed AGENT here: no uploaded captures
     }
 
     @Test
