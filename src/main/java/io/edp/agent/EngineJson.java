@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
 import io.edp.engine.EngineConfig;
 import io.edp.engine.EngineStats;
+import io.edp.engine.capture.CaptureStats;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.DeserializationContext;
@@ -51,6 +52,11 @@ public final class EngineJson {
 
     public static EngineStats stats(JsonNode json) {
         return read(json, EngineStats.class);
+    }
+
+    /** @throws IllegalArgumentException when the JSON is not a capture's state; the message says why */
+    public static CaptureStats captureStats(JsonNode json) {
+        return read(json, CaptureStats.class);
     }
 
     private static <T> T read(JsonNode json, Class<T> type) {

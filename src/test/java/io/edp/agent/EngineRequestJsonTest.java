@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import io.edp.engine.capture.CaptureFilter;
+import io.edp.engine.capture.CaptureSpec;
 import io.edp.engine.nic.loopback.TrafficProfile;
+import io.edp.engine.slowpath.Cidr;
 import io.edp.engine.slowpath.ConnectionFilter;
 import io.edp.manager.engines.TrafficRun;
 import org.junit.jupiter.api.Test;
@@ -26,7 +29,12 @@ class EngineRequestJsonTest {
                 new EngineRequest.ListConnections(ConnectionFilter.tuple(6, "10.0.0.1", 1234, "10.0.0.2", 80)),
                 new EngineRequest.ClearConnections(ConnectionFilter.ALL), new EngineRequest.IpfixStats(),
                 new EngineRequest.PacketLogStats(), new EngineRequest.StartTraffic("vmnic0", profile),
-                new EngineRequest.Traffic(), new EngineRequest.StopTraffic(), new EngineRequest.FlowReceived(7));
+                new EngineRequest.Traffic(), new EngineRequest.StopTraffic(), new EngineRequest.FlowReceived(7),
+                new EngineRequest.StartCapture(UUID.randomUUID(), new CaptureSpec(2, CaptureSpec.Direction.RX,
+                        new CaptureFilter(List.of(Cidr.parse("10.1.0.0/16", "a"), Cidr.parse("2001:db8::/32", "b")),
+                                List.of(53), 17), 128, 50, Duration.ofSeconds(60), 1024, true)),
+                new EngineRequest.Capture(UUID.randomUUID()), new EngineRequest.StopCapture(UUID.randomUUID()),
+                new EngineRequest.RemoveCapture(UUID.randomUUID()), new EngineRequest.CaptureFile(UUID.randomUUID()));
         var state = new AgentDesiredState(UUID.randomUUID(), "esx-01", 3, null).withRequests(requests.stream()
                 .map(request -> new EngineRequest.Queued(UUID.randomUUID(), request)).toList());
 
@@ -34,7 +42,8 @@ class EngineRequestJsonTest {
         var read = EngineJson.MAPPER.readValue(json, AgentDesiredState.class);
 
         assertThat(read.requests()).isEqualTo(state.requests());
-        assertThat(json).contains("\"kind\":\"FLUSH_FLOW_CACHES\"").contains("\"kind\":\"START_TRAFFIC\"");
+        assertThat(json).contains("\"kind\":\"FLUSH_FLOW_CACHES\"").contains("\"kind\":\"START_TRAFFIC\"")
+                .contains("\"kind\":\"START_CAPTURE\"").contains("\"kind\":\"CAPTURE_FILE\"");
     }
 
     @Test

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.util.UUID;
 
 import io.edp.agent.AgentHeaders;
+import io.edp.agent.EngineJson;
 import io.edp.engine.capture.CaptureStats;
 import io.edp.manager.api.AgentReports;
+import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.capture.UploadedCaptures;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -24,6 +26,7 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Where an agent uploads the files and states of the live captures it runs for its host ({@link UploadedCaptures}):
@@ -56,15 +59,15 @@ class AgentCaptureController {
                     + "from any replica. 404 when the host has no such capture (removed: the agent deletes its "
                     + "file), 413 beyond what the capture's limits can write (every frame at its snaplen).",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content =
-                    @Content(mediaType = "application/vnd.tcpdump.pcap",
-                            schema = @Schema(type = "string", format = "binary"))))
+                    @Content(mediaType = "application/vnd.tcpdump.pcap", schema = @Schema(type = "string",
+                            format = "binary", description = "At most what the capture's limits can write"))))
     void file(@AuthenticationPrincipal AgentPrincipal agent,
               @Parameter(description = "Name of the agent's host (its --host)", example = "esx-01")
               @PathVariable String hostName,
               @Parameter(description = "The capture's id") @PathVariable UUID captureId,
               @Parameter(description = "The agent's version", example = "0.1.0")
               @RequestHeader(name = AgentHeaders.VERSION, required = false) String version,
-              @RequestHeader(HttpHeaders.CONTENT_TYPE) String mediaType,
+              @Parameter(hidden = true) @RequestHeader(HttpHeaders.CONTENT_TYPE) String mediaType,
               HttpServletRequest request) throws IOException {
         agents.seen(agent.hostId(), version);
         captures.storeFile(agent.hostId(), captureId, MediaType.parseMediaType(mediaType).toString(),
@@ -76,15 +79,24 @@ class AgentCaptureController {
     @Operation(operationId = "uploadAgentCaptureStats", summary = "Upload a capture's state",
             description = "Agent token only. The capture's state and counts when its file was uploaded, just "
                     + "before: once ENDED, the manager answers for the capture from what was uploaded, and the "
-                    + "agent forgets it with its file. 404 when the host has no such capture.")
+                    + "agent forgets it with its file. 404 when the host has no such capture.",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content =
+                    @Content(schema = @Schema(types = "object", description = "The capture's CaptureStats record as "
+                            + "JSON: state, endReason, failure, captured, dropped, bytes, fileBytes, endedAt"))))
     void stats(@AuthenticationPrincipal AgentPrincipal agent,
                @Parameter(description = "Name of the agent's host (its --host)", example = "esx-01")
                @PathVariable String hostName,
                @Parameter(description = "The capture's id") @PathVariable UUID captureId,
                @Parameter(description = "The agent's version", example = "0.1.0")
                @RequestHeader(name = AgentHeaders.VERSION, required = false) String version,
-               @RequestBody CaptureStats stats) {
+               @RequestBody JsonNode stats) {
         agents.seen(agent.hostId(), version);
-        captures.storeStats(agent.hostId(), captureId, stats);
+        CaptureStats read;
+        try {
+            read = EngineJson.captureStats(stats);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException("stats", e.getMessage());
+        }
+        captures.storeStats(agent.hostId(), captureId, read);
     }
 }

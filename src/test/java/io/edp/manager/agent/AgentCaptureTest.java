@@ -90,10 +90,10 @@ class AgentCaptureTest {
                 var a = new Replica(api, OPERATOR, SECRET);
                 var b = new Replica(replicaB.api(), ManagerProcess.OPERATOR, ManagerProcess.PASSWORD);
                 var captures = "/api/v1/hosts/" + hostId + "/captures";
-                LiveApi.await("the agent's engine", Duration.ofSeconds(90), () -> send(a, "GET", "/api/v1/hosts/"
+                LiveApi.await("the agent's engine", Duration.ofSeconds(90), () -> a.send("GET", "/api/v1/hosts/"
                         + hostId + "/stats/flow-cache", null, null).body(), s -> s.contains("\"mode\""));
                 try {
-                    var limited = send(a, "POST", captures, """
+                    var limited = a.send("POST", captures, """
                             {"port": "vmnic0", "direction": "RX", "filter": {"protocol": "udp"},
                              "maxPackets": 50, "durationSeconds": 600, "snaplen": 128}""", 201);
                     var id = JsonPath.<String>read(limited.body(), "$.id");
@@ -101,20 +101,20 @@ class AgentCaptureTest {
                     assertThat(JsonPath.<String>read(limited.body(), "$.state")).isEqualTo("RUNNING");
                     assertThat(JsonPath.<String>read(limited.body(), "$.port")).isEqualTo("vmnic0");
                     // none of the traffic's frames: it runs until stopped
-                    var idle = JsonPath.<String>read(send(a, "POST", captures, """
+                    var idle = JsonPath.<String>read(a.send("POST", captures, """
                             {"port": "vmnic0", "direction": "RX", "filter": {"ports": [9]}}""", 201).body(), "$.id");
-                    var tooBig = send(b, "POST", captures, """
+                    var tooBig = b.send("POST", captures, """
                             {"port": "vmnic0", "maxPackets": 1000000}""", 400).body();
                     assertThat(JsonPath.<String>read(tooBig, "$.errors[0].field")).isEqualTo("maxPackets");
 
-                    send(a, "POST", "/api/v1/hosts/" + hostId + "/traffic", """
+                    a.send("POST", "/api/v1/hosts/" + hostId + "/traffic", """
                             {"nic": "vmnic0", "flows": 100, "packets": 1000, "packetsPerSecond": 0,
                              "destinationMac": "%s"}""".formatted(VM_MAC), 201);
-                    var ended = LiveApi.await("the capture to end at its limit, seen through B", () -> send(b, "GET",
+                    var ended = LiveApi.await("the capture to end at its limit, seen through B", () -> b.send("GET",
                             captures + "/" + id, null, 200).body(), c -> c.contains("\"state\":\"ENDED\""));
                     assertThat(JsonPath.<String>read(ended, "$.endReason")).isEqualTo("PACKET_LIMIT");
                     assertThat(JsonPath.<Integer>read(ended, "$.captured")).isEqualTo(50);
-                    assertThat(JsonPath.<List<String>>read(send(b, "GET", captures, null, 200).body(), "$[*].id"))
+                    assertThat(JsonPath.<List<String>>read(b.send("GET", captures, null, 200).body(), "$[*].id"))
                             .containsExactly(id, idle);
 
                     for (var via : List.of(b, a)) {
@@ -151,15 +151,15 @@ class AgentCaptureTest {
                     assertThat(agentPut(ownToken, upload + "/file", PCAP, new byte[3_000_000]))
                             .as("more than 1000 frames of 2048 bytes can write").isEqualTo(413);
 
-                    var stopped = send(b, "DELETE", captures + "/" + idle, null, 200).body();
+                    var stopped = b.send("DELETE", captures + "/" + idle, null, 200).body();
                     assertThat(JsonPath.<String>read(stopped, "$.state")).isEqualTo("ENDED");
                     assertThat(JsonPath.<String>read(stopped, "$.endReason")).isEqualTo("STOPPED");
                     assertThat(JsonPath.<Integer>read(stopped, "$.captured")).isZero();
-                    send(a, "DELETE", captures + "/" + idle, null, 204);
-                    send(b, "GET", captures + "/" + idle, null, 404);
-                    send(a, "DELETE", captures + "/" + id, null, 204);
-                    send(b, "GET", captures + "/" + id + "/pcap", null, 404);
-                    assertThat(send(a, "GET", captures, null, 200).body()).isEqualTo("[]");
+                    a.send("DELETE", captures + "/" + idle, null, 204);
+                    b.send("GET", captures + "/" + idle, null, 404);
+                    a.send("DELETE", captures + "/" + id, null, 204);
+                    b.send("GET", captures + "/" + id + "/pcap", null, 404);
+                    assertThat(a.send("GET", captures, null, 200).body()).isEqualTo("[]");
                     assertThat(jdbc.queryForObject("SELECT count(*) FROM agent_capture", Integer.class)).isZero();
                     LiveApi.await("the agent to delete every capture file", () -> files(captureDir),
                             List::isEmpty);
@@ -171,7 +171,7 @@ class AgentCaptureTest {
     }
 
     private Path token(UUID hostId, String name) throws Exception {
-        return Files.writeString(dir.resolve(name), JsonPath.<String>read(send(new Replica(api, OPERATOR, SECRET),
+        return Files.writeString(dir.resolve(name), JsonPath.<String>read(new Replica(api, OPERATOR, SECRET).send(
                 "POST", "/api/v1/hosts/" + hostId + "/agent-token", null, 201).body(), "$.token"));
     }
 
@@ -195,23 +195,6 @@ class AgentCaptureTest {
         var response = via.api().client().send(via.api().request(path, via.user(), via.password())
                 .header("Accept", PCAP).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofByteArray());
         assertThat(response.statusCode()).as("GET " + path).isEqualTo(200);
-        return response;
-    }
-
-    /** A replica's API and its operator's credentials. */
-    private record Replica(LiveApi api, String user, String password) {
-    }
-
-    /** The operator's request through {@code via}; {@code expected}: its status, or null for any. */
-    private static HttpResponse<String> send(Replica via, String method, String path, String json, Integer expected)
-            throws Exception {
-        var response = via.api().send(via.api().request(path, via.user(), via.password())
-                .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json").method(method, json == null
-                        ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json)).build());
-        if (expected != null) {
-            assertThat(response.statusCode()).as(method + " " + path + ": " + response.body()).isEqualTo(expected);
-        }
         return response;
     }
 }

@@ -2,7 +2,6 @@ package io.edp.manager.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -119,27 +118,27 @@ class AgentEngineRequestsTest {
                     });
                 }
                 var flowCache = "/api/v1/hosts/" + embeddedViaB + "/stats/flow-cache";
-                assertThat(JsonPath.<Integer>read(send(b, "GET", flowCache, null, 200).body(), "$.generation"))
+                assertThat(JsonPath.<Integer>read(b.send("GET", flowCache, null, 200).body(), "$.generation"))
                         .as("B reads the generation A's engine runs")
                         .isEqualTo(JsonPath.<Integer>read(send("GET", flowCache, null, 200).body(), "$.generation"));
-                assertThat(JsonPath.<String>read(send(b, "POST", "/api/v1/hosts/" + embeddedViaB + "/captures",
+                assertThat(JsonPath.<String>read(b.send("POST", "/api/v1/hosts/" + embeddedViaB + "/captures",
                         "{\"port\": \"vmnic0\"}", 409).body(), "$.detail")).contains("edp.engines.embedded");
 
                 // a traffic run lives in the engine: started through one replica, any other reads and stops it
                 for (var hostId : List.of(embeddedViaB, agentHost)) {
                     var traffic = "/api/v1/hosts/" + hostId + "/traffic";
-                    send(b, "POST", traffic, TO_THE_VM.formatted("vmnic0", 0, 1000), 201);
+                    b.send("POST", traffic, TO_THE_VM.formatted("vmnic0", 0, 1000), 201);
                     var status = send("GET", traffic, null, 200).body();
                     assertThat(JsonPath.<Boolean>read(status, "$.running")).as(status).isTrue();
                     assertThat(JsonPath.<Integer>read(status, "$.profile.packetsPerSecond")).isEqualTo(1000);
                     assertThat(JsonPath.<Boolean>read(send("DELETE", traffic, null, 200).body(), "$.running"))
                             .isFalse();
-                    assertThat(JsonPath.<Boolean>read(send(b, "GET", traffic, null, 200).body(), "$.running"))
+                    assertThat(JsonPath.<Boolean>read(b.send("GET", traffic, null, 200).body(), "$.running"))
                             .isFalse();
                 }
 
                 // a rule's counters over every host, through the replica that runs no engine: all three answer
-                var ruleStats = send(b, "GET", "/api/v1/firewall/rules/" + rule + "/stats", null, 200).body();
+                var ruleStats = b.send("GET", "/api/v1/firewall/rules/" + rule + "/stats", null, 200).body();
                 assertThat(JsonPath.<List<String>>read(ruleStats, "$.hosts[*].hostId")).containsExactlyInAnyOrder(
                         embedded.toString(), agentHost.toString(), embeddedViaB.toString());
                 assertThat(JsonPath.<List<Integer>>read(ruleStats, "$.hosts[*].packets"))
@@ -179,66 +178,66 @@ class AgentEngineRequestsTest {
         var host = "/api/v1/hosts/" + hostId;
         var answers = new LinkedHashMap<String, HttpResponse<String>>();
         // an agent's engine is known from its first statistics report: a JVM of its own, slow to start under load
-        LiveApi.await("the host's fast path", Duration.ofSeconds(90), () -> send(via, "GET", host
+        LiveApi.await("the host's fast path", Duration.ofSeconds(90), () -> via.send("GET", host
                 + "/stats/flow-cache", null, null).body(), body -> body.contains("\"mode\":\"EDP_STANDARD\""));
 
-        answers.put("traffic on another NIC", send(via, "POST", host + "/traffic", TO_THE_VM.formatted("vmnic9", 0, 0),
+        answers.put("traffic on another NIC", via.send("POST", host + "/traffic", TO_THE_VM.formatted("vmnic9", 0, 0),
                 400));
         assertThat(JsonPath.<String>read(answers.get("traffic on another NIC").body(), "$.errors[0].field"))
                 .isEqualTo("nic");
-        answers.put("start traffic", send(via, "POST", host + "/traffic", TO_THE_VM.formatted("vmnic0", 10_000, 0),
+        answers.put("start traffic", via.send("POST", host + "/traffic", TO_THE_VM.formatted("vmnic0", 10_000, 0),
                 201));
-        answers.put("traffic", LiveApi.await("10,000 frames at the VM", () -> send(via, "GET", host + "/traffic",
+        answers.put("traffic", LiveApi.await("10,000 frames at the VM", () -> via.send("GET", host + "/traffic",
                 null, 200), r -> JsonPath.<Integer>read(r.body(), "$.received") == 10_000));
         var delivered = Instant.now(); // a top-flows snapshot taken after this one counts every frame
-        answers.put("flow received", send(via, "GET", host + "/traffic/flows/5", null, 200));
+        answers.put("flow received", via.send("GET", host + "/traffic/flows/5", null, 200));
         assertThat(JsonPath.<Integer>read(answers.get("flow received").body(), "$.received")).isEqualTo(100);
 
-        answers.put("rule counters", send(via, "GET", host + "/stats/firewall-rules", null, 200));
+        answers.put("rule counters", via.send("GET", host + "/stats/firewall-rules", null, 200));
         var rules = answers.get("rule counters").body();
         assertThat(JsonPath.<Integer>read(rules, "$.rules[0].ruleId")).isEqualTo(rule);
         assertThat(JsonPath.<Integer>read(rules, "$.rules[0].packets")).isEqualTo(10_000);
         assertThat(JsonPath.<Integer>read(rules, "$.rules[0].connections")).isEqualTo(100);
-        answers.put("connection table", send(via, "GET", host + "/stats/connections", null, 200));
+        answers.put("connection table", via.send("GET", host + "/stats/connections", null, 200));
         assertThat(JsonPath.<Integer>read(answers.get("connection table").body(), "$.entries")).isEqualTo(100);
         assertThat(JsonPath.<Integer>read(answers.get("connection table").body(), "$.states.ACTIVE")).isEqualTo(100);
-        answers.put("top flows", LiveApi.await("a top-flows snapshot of the traffic", () -> send(via, "GET", host
+        answers.put("top flows", LiveApi.await("a top-flows snapshot of the traffic", () -> via.send("GET", host
                 + "/stats/flows?size=5", null, 200), r -> Instant.parse(JsonPath.read(r.body(), "$.takenAt"))
                 .isAfter(delivered)));
         assertThat(JsonPath.<Integer>read(answers.get("top flows").body(), "$.items[0].packets")).isEqualTo(100);
         assertThat(JsonPath.<Integer>read(answers.get("top flows").body(), "$.page.totalElements")).isEqualTo(100);
-        answers.put("telemetry", send(via, "GET", host + "/stats/telemetry", null, 200));
-        answers.put("packet log", send(via, "GET", host + "/stats/packet-log", null, 200));
+        answers.put("telemetry", via.send("GET", host + "/stats/telemetry", null, 200));
+        answers.put("packet log", via.send("GET", host + "/stats/packet-log", null, 200));
 
-        answers.put("trace", send(via, "POST", host + "/trace", """
+        answers.put("trace", via.send("POST", host + "/trace", """
                 {"ingress": "vmnic0", "sourceIp": "10.0.0.5", "destinationIp": "10.128.0.1", "protocol": "udp",
                  "sourcePort": 1029, "destinationPort": 5001, "destinationMac": "00:50:56:aa:bb:01"}""", 200));
         var trace = answers.get("trace").body();
         assertThat(JsonPath.<String>read(trace, "$.ingress")).isEqualTo("vmnic0");
         assertThat(JsonPath.<String>read(trace, "$.firewall.connection")).isEqualTo("ACTIVE");
         assertThat(JsonPath.<String>read(trace, "$.verdict.outcome")).isEqualTo("FORWARDED");
-        answers.put("flush", send(via, "POST", host + "/stats/flow-cache/flush", null, 204));
+        answers.put("flush", via.send("POST", host + "/stats/flow-cache/flush", null, 204));
 
         var connections = host + "/connections";
-        answers.put("connections", send(via, "GET", connections + "?address=10.0.0.5", null, 200));
+        answers.put("connections", via.send("GET", connections + "?address=10.0.0.5", null, 200));
         assertThat(JsonPath.<Integer>read(answers.get("connections").body(), "$.page.totalElements")).isEqualTo(1);
         assertThat(JsonPath.<Integer>read(answers.get("connections").body(), "$.items[0].sourcePort"))
                 .isEqualTo(1029);
-        answers.put("clear one", send(via, "DELETE", connections + "/17-10.0.0.5-1029-10.128.0.1-5001", null, 204));
-        answers.put("clear one again", send(via, "DELETE", connections + "/17-10.0.0.5-1029-10.128.0.1-5001", null,
+        answers.put("clear one", via.send("DELETE", connections + "/17-10.0.0.5-1029-10.128.0.1-5001", null, 204));
+        answers.put("clear one again", via.send("DELETE", connections + "/17-10.0.0.5-1029-10.128.0.1-5001", null,
                 404));
-        answers.put("clear by filter", send(via, "DELETE", connections + "?address=10.0.0.0/28", null, 200));
+        answers.put("clear by filter", via.send("DELETE", connections + "?address=10.0.0.0/28", null, 200));
         assertThat(JsonPath.<Integer>read(answers.get("clear by filter").body(), "$.cleared")).isEqualTo(15);
-        answers.put("clear all", send(via, "DELETE", connections, null, 200));
+        answers.put("clear all", via.send("DELETE", connections, null, 200));
         assertThat(JsonPath.<Integer>read(answers.get("clear all").body(), "$.cleared")).isEqualTo(84);
-        assertThat(JsonPath.<Integer>read(send(via, "GET", host + "/stats/connections", null, 200).body(),
+        assertThat(JsonPath.<Integer>read(via.send("GET", host + "/stats/connections", null, 200).body(),
                 "$.entries")).isZero();
 
-        answers.put("start endless traffic", send(via, "POST", host + "/traffic",
+        answers.put("start endless traffic", via.send("POST", host + "/traffic",
                 TO_THE_VM.formatted("vmnic0", 0, 1000), 201));
-        answers.put("traffic while running", send(via, "POST", host + "/traffic",
+        answers.put("traffic while running", via.send("POST", host + "/traffic",
                 TO_THE_VM.formatted("vmnic0", 0, 1000), 409));
-        answers.put("stop traffic", send(via, "DELETE", host + "/traffic", null, 200));
+        answers.put("stop traffic", via.send("DELETE", host + "/traffic", null, 200));
         assertThat(JsonPath.<Boolean>read(answers.get("stop traffic").body(), "$.running")).isFalse();
         return answers;
     }
@@ -266,23 +265,6 @@ class AgentEngineRequestsTest {
 
     /** The operator's request through A; {@code expected}: its status, or null for any. */
     private HttpResponse<String> send(String method, String path, String json, Integer expected) throws Exception {
-        return send(new Replica(api, OPERATOR, SECRET), method, path, json, expected);
-    }
-
-    /** A replica's API and its operator's credentials. */
-    private record Replica(LiveApi api, String user, String password) {
-    }
-
-    /** The operator's request through {@code via}; {@code expected}: its status, or null for any. */
-    private static HttpResponse<String> send(Replica via, String method, String path, String json, Integer expected)
-            throws Exception {
-        var response = via.api().send(via.api().request(path, via.user(), via.password())
-                .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json").method(method, json == null
-                        ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json)).build());
-        if (expected != null) {
-            assertThat(response.statusCode()).as(method + " " + path + ": " + response.body()).isEqualTo(expected);
-        }
-        return response;
+        return new Replica(api, OPERATOR, SECRET).send(method, path, json, expected);
     }
 }

@@ -49,9 +49,16 @@ class CaptureServiceTest {
     }
 
     private CaptureService service(int maxKept, int maxRunning) {
-        return new CaptureService(new OneEngine(new InProcessEngine(engine)), new CaptureProperties(dir,
-                Duration.ofHours(1), maxKept, maxRunning, DataSize.ofMegabytes(64)), new DataDirectoryProperties(dir),
-                null, clock); // no host placed AGENT here: no uploaded captures
+        var properties = new CaptureProperties(dir, Duration.ofHours(1), maxKept, maxRunning,
+                DataSize.ofMegabytes(64));
+        var noAgentHosts = new UploadedCaptures(null, properties) {
+            @Override
+            void cleanUp(Instant oldest) {
+                // no host placed AGENT here, no database: nothing uploaded to clean up
+            }
+        };
+        return new CaptureService(new OneEngine(new InProcessEngine(engine)), properties,
+                new DataDirectoryProperties(dir), noAgentHosts, clock);
     }
 
     @Test
