@@ -32,7 +32,7 @@ class ModuleTablesTest {
             Map.entry("firewall_rule", "firewall"), Map.entry("route", "routing"),
             Map.entry("segment_gateway", "routing"), Map.entry("ipfix_collector", "telemetry"),
             Map.entry("syslog_server", "packetlog"), Map.entry("audit_event", "audit"),
-            Map.entry("account", "account"));
+            Map.entry("account", "account"), Map.entry("agent_capture", "capture"));
     private static final Path MODULES = Path.of("src/main/java/io/edp/manager");
     private static final Pattern CREATE_TABLE = Pattern.compile("CREATE TABLE (?:IF NOT EXISTS )?(\\w+)",
             Pattern.CASE_INSENSITIVE);
