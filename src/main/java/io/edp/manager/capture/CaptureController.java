@@ -30,7 +30,9 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 @RestController
 @RequestMapping(path = "/api/v1/hosts/{hostId}/captures", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "Captures", description = "Live packet captures on a port of a host's engine (pktcap-uw, tcpdump)")
-@WithoutDatabase // the captures live with the engines, in memory: they answer while the database is away
+// an embedded host's captures live with its engine, in memory: they answer while the database is away (an agent
+// host's are in the database)
+@WithoutDatabase
 class CaptureController {
 
     static final String PCAP = "application/vnd.tcpdump.pcap";
@@ -51,7 +53,9 @@ class CaptureController {
                     addresses, ports and protocol. Ends after maxPackets frames or durationSeconds, or when stopped \
                     (DELETE). Frames that find a worker's capture ring full are counted as dropped, never waited \
                     for. 400 for an unknown port, 404 when the host has no running engine, 409 when \
-                    edp.capture.max-running captures already run on the host.""")
+                    edp.capture.max-running captures already run on the host. On a host placed AGENT the agent \
+                    runs the capture and uploads its file, so any replica serves it; 400 on maxPackets when the \
+                    limits could write more than edp.capture.max-agent-file.""")
     ResponseEntity<CaptureResponse> start(@PathVariable UUID hostId, @Valid @RequestBody CaptureRequest request) {
         var capture = captures.start(hostId, request);
         return ResponseEntity.created(ServletUriComponentsBuilder.fromCurrentRequestUri().path("/{id}")
