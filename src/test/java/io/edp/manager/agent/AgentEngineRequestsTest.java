@@ -2,6 +2,8 @@ package io.edp.manager.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,9 +15,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 import com.jayway.jsonpath.JsonPath;
 import io.edp.agent.EngineJson;
+import io.edp.bench.HostCommand;
 import io.edp.manager.EdpProcess;
 import io.edp.manager.LiveApi;
 import io.edp.manager.ManagerProcess;
@@ -38,8 +42,9 @@ import tools.jackson.databind.JsonNode;
  * manager (A, which also runs the embedded engines) takes the operator requests, while the agent, a real {@code edp
  * agent} process, long-polls only a second manager process (B, {@code edp.engines.embedded=false}). The same
  * operations, with the same expected values, run against an embedded host through A, the agent's host through A, and
- * a second embedded host through B (relayed to A's engine), and their answers have the same members. Then, the agent
- * killed, a command is answered 504 saying that the agent is not connected.
+ * a second embedded host through B (relayed to A's engine), and their answers have the same members. Live captures
+ * of the agent's host work through either replica, their files uploaded by the agent. Then, the agent killed, a
+ * command is answered 504 saying that the agent is not connected.
  */
 @DirtiesContext
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
@@ -53,6 +58,8 @@ class AgentEngineRequestsTest {
 
     static final String OPERATOR = "requests-operator";
     static final String SECRET = "operator-secret";
+    private static final String VM_MAC = "00:50:56:aa:bb:01";
+    private static final String PCAP = "application/vnd.tcpdump.pcap";
     private static final String TO_THE_VM = """
             {"nic": "%s", "flows": 100, "packets": %d, "packetsPerSecond": %d, "destinationMac": "00:50:56:aa:bb:01"}""";
 
@@ -87,6 +94,9 @@ class AgentEngineRequestsTest {
         var embeddedViaB = api.writeHostWithAVm("esx-embedded-b", OPERATOR, SECRET).hostId();
         var agentHost = api.writeHostWithAVm("esx-agent", "AGENT", OPERATOR, SECRET).hostId();
         var token = dir.resolve("token");
+        // another host's token, for the uploads an agent may not make
+        Files.writeString(dir.resolve("embedded-token"), JsonPath.<String>read(send("POST", "/api/v1/hosts/"
+                + embedded + "/agent-token", null, 201).body(), "$.token"));
         Files.writeString(token, JsonPath.<String>read(send("POST", "/api/v1/hosts/" + agentHost + "/agent-token",
                 null, 201).body(), "$.token"));
         var unreported = send("GET", "/api/v1/hosts/" + agentHost + "/stats/flow-cache", null, 503).body();
@@ -99,7 +109,8 @@ class AgentEngineRequestsTest {
             replicaB.awaitReady(Duration.ofSeconds(90));
             try (var agent = EdpProcess.start("agent", dir.resolve("agent.log"), List.of("agent", "--manager",
                     replicaB.api().base(), "--host", "esx-agent", "--token-file", token.toString(),
-                    "--pcap-dir", dir.resolve("pcap").toString(), "--stats-interval", "300ms"))) {
+                    "--pcap-dir", dir.resolve("pcap").toString(), "--capture-dir", dir.resolve("agent-captures")
+                    .toString(), "--stats-interval", "300ms"))) {
                 var a = new Replica(api, OPERATOR, SECRET);
                 var onEmbedded = operations(a, embedded, rule);
                 Map<String, HttpResponse<String>> onAgent;
@@ -135,6 +146,13 @@ class AgentEngineRequestsTest {
                             .isFalse();
                     assertThat(JsonPath.<Boolean>read(b.send("GET", traffic, null, 200).body(), "$.running"))
                             .isFalse();
+                }
+
+                try {
+                    captures(a, b, agentHost, Files.readString(dir.resolve("embedded-token")), token,
+                            dir.resolve("agent-captures"));
+                } catch (AssertionError e) {
+                    throw new AssertionError(e.getMessage() + "\nagent's log:\n" + agent.logTail(), e);
                 }
 
                 // a rule's counters over every host, through the replica that runs no engine: all three answer
@@ -240,6 +258,109 @@ class AgentEngineRequestsTest {
         answers.put("stop traffic", via.send("DELETE", host + "/traffic", null, 200));
         assertThat(JsonPath.<Boolean>read(answers.get("stop traffic").body(), "$.running")).isFalse();
         return answers;
+    }
+
+    /**
+     * Live captures of the agent's host, started through A: the agent runs them with their files in its
+     * --capture-dir and uploads them; either replica lists, shows, stops and serves them with an embedded host's
+     * shapes and statuses. Another host's token uploads nothing for this host's captures.
+     */
+    private void captures(Replica a, Replica b, UUID hostId, String otherToken, Path token, Path captureDir)
+            throws Exception {
+        var captures = "/api/v1/hosts/" + hostId + "/captures";
+        var limited = a.send("POST", captures, """
+                {"port": "vmnic0", "direction": "RX", "filter": {"protocol": "udp"},
+                 "maxPackets": 50, "durationSeconds": 600, "snaplen": 128}""", 201);
+        var id = JsonPath.<String>read(limited.body(), "$.id");
+        assertThat(limited.headers().firstValue("Location").orElseThrow()).endsWith(captures + "/" + id);
+        assertThat(JsonPath.<String>read(limited.body(), "$.state")).isEqualTo("RUNNING");
+        assertThat(JsonPath.<String>read(limited.body(), "$.port")).isEqualTo("vmnic0");
+        // none of the traffic's frames: it runs until stopped
+        var idle = JsonPath.<String>read(a.send("POST", captures, """
+                {"port": "vmnic0", "direction": "RX", "filter": {"ports": [9]}}""", 201).body(), "$.id");
+        var tooBig = b.send("POST", captures, """
+                {"port": "vmnic0", "maxPackets": 1000000}""", 400).body();
+        assertThat(JsonPath.<String>read(tooBig, "$.errors[0].field")).isEqualTo("maxPackets");
+
+        a.send("POST", "/api/v1/hosts/" + hostId + "/traffic", """
+                {"nic": "vmnic0", "flows": 100, "packets": 1000, "packetsPerSecond": 0,
+                 "destinationMac": "%s"}""".formatted(VM_MAC), 201);
+        var ended = LiveApi.await("the capture to end at its limit, seen through B", () -> b.send("GET",
+                captures + "/" + id, null, 200).body(), c -> c.contains("\"state\":\"ENDED\""));
+        assertThat(JsonPath.<String>read(ended, "$.endReason")).isEqualTo("PACKET_LIMIT");
+        assertThat(JsonPath.<Integer>read(ended, "$.captured")).isEqualTo(50);
+        assertThat(JsonPath.<List<String>>read(b.send("GET", captures, null, 200).body(), "$[*].id"))
+                .containsExactly(id, idle);
+
+        for (var via : List.of(b, a)) {
+            var pcap = pcap(via, captures + "/" + id + "/pcap");
+            assertThat(pcap.headers().firstValue("Content-Type")).hasValue(PCAP);
+            assertThat(pcap.headers().firstValue("Content-Disposition").orElseThrow())
+                    .contains(id + ".pcap");
+            var file = Files.write(dir.resolve("via-" + via.api().base().hashCode() + ".pcap"),
+                    pcap.body());
+            assertThat(HostCommand.run("tshark", "-r", file.toString(), "-Tfields", "-e", "eth.dst",
+                    "-e", "ip.proto", "-e", "frame.cap_len").lines().toList()).hasSize(50)
+                    .allSatisfy(f -> assertThat(f).matches(VM_MAC + "\t17\t\\d+"));
+        }
+        // the ended capture's final file was uploaded: the agent deleted its copy
+        LiveApi.await("the agent to delete the uploaded file", () -> files(captureDir),
+                files -> !files.contains(id + ".pcap"));
+
+        // a running capture's file as written so far: the header alone, no frame
+        var running = Files.write(dir.resolve("running.pcap"),
+                pcap(b, captures + "/" + idle + "/pcap").body());
+        assertThat(HostCommand.run("tshark", "-r", running.toString()).lines()).isEmpty();
+
+        var upload = "/api/v1/agent/hosts/esx-agent/captures/" + idle;
+        var ownToken = Files.readString(token);
+        assertThat(agentPut(otherToken, upload + "/file", PCAP, new byte[24]))
+                .as("another host's token on this host's path").isEqualTo(403);
+        var otherPath = "/api/v1/agent/hosts/esx-embedded/captures/" + idle;
+        assertThat(agentPut(otherToken, otherPath + "/file", PCAP, new byte[24]))
+                .as("another host's token for this host's capture, on its own path").isEqualTo(404);
+        assertThat(agentPut(otherToken, otherPath + "/stats", "application/json", """
+                {"state": "ENDED", "endReason": "STOPPED", "captured": 0, "dropped": 0, "bytes": 0,
+                 "fileBytes": 24, "endedAt": "2026-01-01T00:00:00Z"}""".getBytes()))
+                .as("another host's token for this host's capture's state").isEqualTo(404);
+        assertThat(agentPut(ownToken, upload + "/file", PCAP, new byte[3_000_000]))
+                .as("more than 1000 frames of 2048 bytes can write").isEqualTo(413);
+
+        var stopped = b.send("DELETE", captures + "/" + idle, null, 200).body();
+        assertThat(JsonPath.<String>read(stopped, "$.state")).isEqualTo("ENDED");
+        assertThat(JsonPath.<String>read(stopped, "$.endReason")).isEqualTo("STOPPED");
+        assertThat(JsonPath.<Integer>read(stopped, "$.captured")).isZero();
+        a.send("DELETE", captures + "/" + idle, null, 204);
+        b.send("GET", captures + "/" + idle, null, 404);
+        a.send("DELETE", captures + "/" + id, null, 204);
+        b.send("GET", captures + "/" + id + "/pcap", null, 404);
+        assertThat(a.send("GET", captures, null, 200).body()).isEqualTo("[]");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM agent_capture", Integer.class)).isZero();
+        LiveApi.await("the agent to delete every capture file", () -> files(captureDir),
+                List::isEmpty);
+    }
+
+    private static List<String> files(Path dir) throws Exception {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString()).toList();
+        }
+    }
+
+    private int agentPut(String token, String path, String mediaType, byte[] body) throws Exception {
+        return api.client().send(HttpRequest.newBuilder(URI.create(api.base() + path))
+                .header("Authorization", "Bearer " + token).header("Content-Type", mediaType)
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private static HttpResponse<byte[]> pcap(Replica via, String path) throws Exception {
+        var response = via.api().client().send(via.api().request(path, via.user(), via.password())
+                .header("Accept", PCAP).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(response.statusCode()).as("GET " + path).isEqualTo(200);
+        return response;
     }
 
     /** Every member path of a JSON answer (array elements as {@code []}), values left out. */
