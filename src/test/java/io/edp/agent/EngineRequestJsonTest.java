@@ -32,7 +32,8 @@ class EngineRequestJsonTest {
                 new EngineRequest.Traffic(), new EngineRequest.StopTraffic(), new EngineRequest.FlowReceived(7),
                 new EngineRequest.StartCapture(UUID.randomUUID(), new CaptureSpec(2, CaptureSpec.Direction.RX,
                         new CaptureFilter(List.of(Cidr.parse("10.1.0.0/16", "a"), Cidr.parse("2001:db8::/32", "b")),
-                                List.of(53), 17), 128, 50, Duration.ofSeconds(60), 1024, true)),
+                                List.of(53), 17), 128, 50, Duration.ofSeconds(60), 1024, true,
+                        CaptureSpec.Format.PCAPNG)),
                 new EngineRequest.Capture(UUID.randomUUID()), new EngineRequest.StopCapture(UUID.randomUUID()),
                 new EngineRequest.RemoveCapture(UUID.randomUUID()), new EngineRequest.CaptureFile(UUID.randomUUID()));
         var state = new AgentDesiredState(UUID.randomUUID(), "esx-01", 3, null).withRequests(requests.stream()
