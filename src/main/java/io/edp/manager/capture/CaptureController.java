@@ -5,6 +5,7 @@ import java.util.UUID;
 
 import io.edp.engine.capture.CaptureSpec;
 import io.edp.manager.api.WithoutDatabase;
+import io.swagger.v3.oas.annotations.Hidden;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -18,11 +19,13 @@ import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
@@ -70,10 +73,32 @@ class CaptureController {
     }
 
     @GetMapping("/{captureId}")
-    @Operation(operationId = "getCapture", summary = "A capture's state and counts")
+    @Operation(operationId = "getCapture", summary = "A capture's state and counts",
+            description = """
+                    A client that asks for the capture as a file (Accept: application/vnd.tcpdump.pcap or \
+                    application/x-pcapng) gets the file instead, as from \
+                    .../pcap; 406 when the file is in the other format.""",
+            responses = @ApiResponse(responseCode = "200", description = "The capture's state, or its file",
+                    content = {@Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                    schema = @Schema(implementation = CaptureResponse.class)),
+                            @Content(mediaType = PCAP, schema = @Schema(type = "string", format = "binary")),
+                            @Content(mediaType = PCAPNG, schema = @Schema(type = "string", format = "binary"))}))
     CaptureResponse get(@PathVariable UUID hostId,
             @Parameter(description = "The capture's id") @PathVariable UUID captureId) {
         return captures.get(hostId, captureId);
+    }
+
+    /** {@link #get} for a client that accepts only capture files: the file, as {@link #pcap} serves it. */
+    @Hidden
+    @GetMapping(path = "/{captureId}", produces = {PCAP, PCAPNG})
+    ResponseEntity<Resource> file(@PathVariable UUID hostId, @PathVariable UUID captureId,
+            @RequestHeader(HttpHeaders.ACCEPT) String accept) throws HttpMediaTypeNotAcceptableException {
+        var file = pcap(hostId, captureId);
+        var type = file.getHeaders().getContentType();
+        if (MediaType.parseMediaTypes(accept).stream().noneMatch(accepted -> accepted.includes(type))) {
+            throw new HttpMediaTypeNotAcceptableException(List.of(type));
+        }
+        return file;
     }
 
     @GetMapping(path = "/{captureId}/pcap", produces = {PCAP, PCAPNG})

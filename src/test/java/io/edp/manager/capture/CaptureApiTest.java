@@ -96,6 +96,21 @@ class CaptureApiTest extends ManagerTest {
                 .andExpect(header().string("Content-Disposition", containsString(id + ".pcap")))
                 .andReturn().getResponse().getContentAsByteArray();
         Path file = Files.write(dir.resolve("vm.pcap"), pcap);
+        // the capture's own URL: the file for a client that asks for one, JSON for any other
+        assertThat(mvc.perform(get("/api/v1/hosts/" + hostId + "/captures/" + id).with(viewer())
+                        .accept("application/vnd.tcpdump.pcap"))
+                .andExpect(status().isOk())
+                .andExpect(header().string("Content-Type", "application/vnd.tcpdump.pcap"))
+                .andReturn().getResponse().getContentAsByteArray()).isEqualTo(pcap);
+        for (String accept : new String[] {"*/*", "application/json", "application/json, */*;q=0.5"}) {
+            mvc.perform(get("/api/v1/hosts/" + hostId + "/captures/" + id).with(viewer()).accept(accept))
+                    .andExpect(status().isOk())
+                    .andExpect(header().string("Content-Type", containsString("application/json")))
+                    .andExpect(jsonPath("$.captured").value(50));
+        }
+        mvc.perform(get("/api/v1/hosts/" + hostId + "/captures/" + id).with(viewer())
+                        .accept("application/x-pcapng"))
+                .andExpect(status().isNotAcceptable());
         List<String> frames = HostCommand.run("tshark", "-r", file.toString(), "-Tfields", "-e", "eth.dst",
                 "-e", "ip.proto", "-e", "ip.dst", "-e", "frame.cap_len").lines().toList();
         assertThat(frames).hasSize(50).allSatisfy(f -> assertThat(f).matches(VM_MAC + "\t17\t10\\.128\\.\\d+\\.\\d+\t\\d+"));
