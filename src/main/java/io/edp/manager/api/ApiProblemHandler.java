@@ -151,6 +151,15 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
                     NestedExceptionUtils.getMostSpecificCause(e).toString());
             return unavailable("The database is unavailable; retry later.");
         }
+        var clash = lockClash(e);
+        if (clash != null) {
+            // PostgreSQL rolled the whole transaction back: nothing was changed, and the same request may succeed now
+            log.warn("{} {} answered 503, it lost a lock clash in the database: {}", request.getMethod(),
+                    request.getRequestURI(), clash.getMessage());
+            return unavailable("The request clashed with a concurrent one in the database (SQLState "
+                    + clash.getSQLState() + ", deadlock or serialization failure) and was rolled back with nothing "
+                    + "changed; send it again.");
+        }
         log.error("Unexpected error", e);
         return problem(HttpStatus.INTERNAL_SERVER_ERROR,
                 "An unexpected error occurred; the manager's log has details.");
@@ -236,6 +245,17 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
                 || cause instanceof SQLNonTransientConnectionException
                 || cause instanceof SQLException sql && (connectionState(sql.getSQLState())
                         || HIKARI_CLOSED_CONNECTION.equals(sql.getMessage())));
+    }
+
+    /**
+     * The SQL failure in {@code e}'s causes that says the transaction lost a lock clash, or null: a deadlock (40P01),
+     * a serialization failure (40001) or a lock not available (55P03). Checked by SQLState rather than by Spring's
+     * PessimisticLockingFailureException, which a failure at commit (deferred triggers) does not always become.
+     */
+    private static SQLException lockClash(Throwable e) {
+        return (SQLException) firstCause(e, cause -> cause instanceof SQLException sql
+                && ("40P01".equals(sql.getSQLState()) || "40001".equals(sql.getSQLState())
+                        || "55P03".equals(sql.getSQLState())));
     }
 
     /** The first of {@code error} and its causes that {@code wanted} accepts, or null. */
