@@ -7,6 +7,7 @@ import java.util.Map;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.testcontainers.DockerClientFactory;
@@ -32,12 +33,31 @@ public final class TestDatabase {
     private record Server(String url, String username, String password) {
     }
 
-    /** Empties the inventory, so that a test starts from none. */
+    /** Bounded: a deadlock lost once or twice is bad luck; more would be a lock order to fix, and should fail. */
+    private static final int TRUNCATE_ATTEMPTS = 5;
+
+    /**
+     * Empties the inventory, so that a test starts from none. TRUNCATE locks its tables one after the other (those
+     * named, then those CASCADE reaches), and the manager's background readers lock theirs in the order their FROM
+     * clauses name them, which differ between queries (engine_request then host, host then host_agent, …): no single
+     * order avoids every reader, and one may lock a table TRUNCATE has yet to reach while it waits for one TRUNCATE
+     * holds. PostgreSQL then rolls one of the two back; when it is the TRUNCATE, it is run again.
+     */
     public static void empty(JdbcTemplate jdbc) {
-        // host_realization first: the reconciler's transactions start there too, so TRUNCATE's exclusive locks
-        // are taken in the same order as theirs and cannot deadlock with them
-        jdbc.execute("TRUNCATE host_realization, host, edp_profile, firewall_rule, route, segment_gateway, "
-                + "syslog_server, ipfix_collector, account, audit_event CASCADE");
+        for (int attempt = 1; ; attempt++) {
+            try {
+                // host_realization first: the reconciler's transactions start there too
+                jdbc.execute("TRUNCATE host_realization, host, edp_profile, firewall_rule, route, segment_gateway, "
+                        + "syslog_server, ipfix_collector, account, audit_event CASCADE");
+                return;
+            } catch (PessimisticLockingFailureException e) {
+                if (attempt == TRUNCATE_ATTEMPTS) {
+                    throw e;
+                }
+                log.info("Emptying the inventory lost a deadlock with a background reader (attempt {} of {}): {}",
+                        attempt, TRUNCATE_ATTEMPTS, e.getMostSpecificCause().getMessage());
+            }
+        }
     }
 
     /**
