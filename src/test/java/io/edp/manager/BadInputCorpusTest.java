@@ -226,7 +226,9 @@ class BadInputCorpusTest {
         expect(method, path, OPERATOR, "{}", null);
         expect(method, path, OPERATOR, "{\"x\": \"" + "a".repeat(1_100_000) + "\"}", mediaType);
 
-        ObjectNode valid = (ObjectNode) example(api, schema);
+        if (!(example(api, schema) instanceof ObjectNode valid)) {
+            return; // a file's bytes (an agent's capture upload): no fields to get wrong
+        }
         var unknown = valid.deepCopy().put("bogusField", 1).put("otherBogus", "x");
         expect(method, path, OPERATOR, unknown.toString(), mediaType);
         for (var field : leaves(api, schema, "")) {
