@@ -62,7 +62,9 @@ class PushFailureTest extends RealizationTest {
         awaitRealized(healthy, desired);
         await("the failing host to fail", () -> realization(failing), s -> s.read("$.state").equals("FAILED"));
         assertThat(realization(failing).read("$.failedAttempts", Integer.class)).isPositive();
-        var all = json("/api/v1/realization");
+        // the failing host is retried (IN_PROGRESS for a moment) between its failures, so the list is polled
+        var all = await("the list to show both hosts", () -> json("/api/v1/realization"),
+                list -> list.read("$.items[*].state", List.class).contains("FAILED"));
         assertThat(all.read("$.page.totalElements", Integer.class)).isEqualTo(2);
         assertThat(all.read("$.items[*].state", List.class)).contains("SUCCESS", "FAILED");
     }
