@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -22,6 +23,23 @@ public class HostInventories {
     /** A host's NICs, each in the order of its engine port id. */
     public record HostInventory(String name, Placement placement, List<PhysicalPort> physical,
                                 List<VirtualPort> virtual) {
+
+        /**
+         * The workers per NUMA node of the host's engine: {@code configured} when set, else one on each node with a
+         * physical NIC, else one on the node of its oldest virtual NIC; with no NIC yet, one on node 0 (the count its
+         * first NIC will give it).
+         */
+        public Map<Integer, Integer> workers(Map<Integer, Integer> configured) {
+            if (configured != null) {
+                return configured;
+            }
+            Map<Integer, Integer> workers = new TreeMap<>();
+            physical.forEach(nic -> workers.put(nic.numaNode(), 1));
+            if (workers.isEmpty()) {
+                workers.put(virtual.isEmpty() ? 0 : virtual.getFirst().numaNode(), 1);
+            }
+            return workers;
+        }
     }
 
     /**

@@ -27,7 +27,6 @@ import io.edp.manager.firewall.FirewallRuleResponse;
 import io.edp.manager.firewall.FirewallRuleService;
 import io.edp.manager.host.HostInventories.HostInventory;
 import io.edp.manager.host.HostInventories.PhysicalPort;
-import io.edp.manager.host.HostInventories.VirtualPort;
 import io.edp.manager.host.HostInventories;
 import io.edp.manager.host.pnic.DriverSettings;
 import io.edp.manager.packetlog.PacketLogDirectory;
@@ -127,14 +126,13 @@ class DesiredState {
         if (host.physical().isEmpty() && host.virtual().isEmpty()) {
             return new HostDataPath(hostId, host.name(), generation, null);
         }
-        return new HostDataPath(hostId, host.name(), generation,
-                engineConfig(inventory.settings(), host.physical(), host.virtual(), shared));
+        return new HostDataPath(hostId, host.name(), generation, engineConfig(inventory.settings(), host, shared));
     }
 
-    private EngineConfig engineConfig(EdpSettings settings, List<PhysicalPort> physical, List<VirtualPort> virtual,
-                                      Shared shared) {
-        var workers = settings.workersPerNumaNode() != null ? settings.workersPerNumaNode()
-                : defaultWorkers(physical, virtual);
+    private EngineConfig engineConfig(EdpSettings settings, HostInventory host, Shared shared) {
+        var physical = host.physical();
+        var virtual = host.virtual();
+        var workers = host.workers(settings.workersPerNumaNode());
         int workerCount = workers.values().stream().mapToInt(Integer::intValue).sum();
         int txQueues = Math.clamp(workerCount, 1, 64);
         var config = EngineConfig.builder()
@@ -177,16 +175,6 @@ class DesiredState {
             config.gateway(new Gateway(gateway.vlan(), gateway.ipv4(), gateway.ipv6()));
         }
         return config.build();
-    }
-
-    /** One worker on each NUMA node that has a physical NIC (else on the first VM's node). */
-    private static Map<Integer, Integer> defaultWorkers(List<PhysicalPort> physical, List<VirtualPort> virtual) {
-        Map<Integer, Integer> workers = new TreeMap<>();
-        physical.forEach(nic -> workers.put(nic.numaNode(), 1));
-        if (workers.isEmpty()) {
-            workers.put(virtual.getFirst().numaNode(), 1);
-        }
-        return workers;
     }
 
     private static Map<String, String> driverOptions(PhysicalPort nic) {

@@ -1,7 +1,6 @@
 package io.edp.manager.realization;
 
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
@@ -104,20 +103,14 @@ class EngineMemoryBudget implements EngineAdmission {
      */
     private long bytes(EdpSettings effective, HostInventory host) {
         int loopbackPorts = host.virtual().size();
-        var nicNodes = new HashSet<Integer>();
         for (var nic : host.physical()) {
-            nicNodes.add(nic.numaNode());
             if (nic.driver().equals(DriverSettings.LOOPBACK)) {
                 loopbackPorts++;
             }
         }
         int workers = 0;
-        if (effective.workersPerNumaNode() != null) {
-            for (int count : effective.workersPerNumaNode().values()) {
-                workers += count;
-            }
-        } else {
-            workers = Math.max(1, nicNodes.size());
+        for (int count : host.workers(effective.workersPerNumaNode()).values()) {
+            workers += count;
         }
         return EngineConfig.memoryBytes(effective.engineMode(), workers, effective.flowCacheSize(),
                 engines.conntrackCapacity(), engines.mbufs(), loopbackPorts) + captures.ringBytes(workers);
