@@ -27,10 +27,7 @@ class StatsApiTest extends ManagerTest {
         putEdp(hostId, "{\"settings\": {\"mode\": \"EDP_STANDARD\"}}").andExpect(status().isOk());
         sendTenThousandFramesToTheVm(hostId);
 
-        var sent = Instant.now();
-        await("a top-flows snapshot of the traffic", () -> responseBody("/api/v1/hosts/" + hostId + "/stats/flows"),
-                flows -> JsonPath.<String>read(flows, "$.takenAt") != null
-                        && Instant.parse(JsonPath.read(flows, "$.takenAt")).isAfter(sent));
+        awaitASnapshotOfTheWholeTraffic(hostId);
         mvc.perform(get("/api/v1/hosts/" + hostId + "/stats/flows?size=5").with(viewer()))
                 .andExpect(jsonPath("$.items.length()").value(5))
                 .andExpect(jsonPath("$.items[0].packets").value(100))
@@ -88,8 +85,9 @@ class StatsApiTest extends ManagerTest {
         putEdp(hostId, "{\"settings\": {\"mode\": \"EDP_STANDARD\"}}").andExpect(status().isOk());
         sendTenThousandFramesToTheVm(hostId);
         var flows = "/api/v1/hosts/" + hostId + "/stats/flows";
-        await("all 100 flows in a snapshot", () -> responseBody(flows),
-                page -> JsonPath.<Integer>read(page, "$.page.totalElements") == 100);
+        // a snapshot taken while the frames still arrived would change under the paging below
+        assertThat(JsonPath.<Integer>read(awaitASnapshotOfTheWholeTraffic(hostId), "$.page.totalElements"))
+                .isEqualTo(100);
 
         var first = responseBody(flows + "?size=60&sort=bytes,asc");
         var second = responseBody(flows + "?size=60&page=1&sort=bytes,asc");
@@ -156,5 +154,14 @@ class StatsApiTest extends ManagerTest {
                 + "\"verifierSampleRate\": 0}}")
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.effective.verifierSampleRate").value(0));
+    }
+
+    /** The top flows of the first snapshot taken after every frame sent to the host's VM had arrived. */
+    private String awaitASnapshotOfTheWholeTraffic(String hostId) throws Exception {
+        var arrived = Instant.now();
+        return await("a top-flows snapshot of the whole traffic",
+                () -> responseBody("/api/v1/hosts/" + hostId + "/stats/flows"),
+                flows -> JsonPath.<String>read(flows, "$.takenAt") != null
+                        && Instant.parse(JsonPath.read(flows, "$.takenAt")).isAfter(arrived));
     }
 }
