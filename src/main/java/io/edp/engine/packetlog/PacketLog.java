@@ -12,8 +12,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The engine's distributed-firewall packet log: one {@link PacketLogWriter} per worker and one for the engine's
  * control path ({@link #control()}: the TERM lines of cleared connections), and a drainer thread
- * ({@code edp-packet-log}) that empties their rings every {@link #DRAIN_INTERVAL_NANOS}, formats each record
- * ({@link LogLine}) and hands the line to every output: syslog servers over UDP or TCP ({@link SyslogMessage}) and
+ * ({@code edp-packet-log}) that, while the log is enabled, empties their rings every {@link #DRAIN_INTERVAL_NANOS},
+ * formats each record ({@link LogLine}) and hands the line to every output: syslog servers over UDP or TCP ({@link SyslogMessage}) and
  * the local rotating file. Workers never wait for it; what it cannot deliver is counted. Control methods are
  * serialized with the drainer.
  */
@@ -27,7 +27,7 @@ public final class PacketLog implements AutoCloseable {
     private final String hostName = hostName();
     private final StringBuilder line = new StringBuilder(256);
     private final Thread drainer;
-    private PacketLogConfig config;
+    private volatile PacketLogConfig config;
     private LogLine.Ports ports;
     private List<LogOutput> outputs = List.of();
     private long written;
@@ -96,6 +96,9 @@ public final class PacketLog implements AutoCloseable {
             }
         }
         outputs = List.copyOf(opened);
+        if (next.enabled() && drainer != null) {
+            LockSupport.unpark(drainer);
+        }
     }
 
     /** Delivers every queued line now and flushes the outputs (the drainer does this every 10 ms). */
@@ -148,7 +151,14 @@ public final class PacketLog implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "packet log drain failed", e);
             }
-            LockSupport.parkNanos(DRAIN_INTERVAL_NANOS);
+            // a disabled log has nothing to deliver (its rules' log flags are cleared, and configure drains what
+            // was queued before): the drainer sleeps until configure enables it, so that an idle manager's hundred
+            // engines do not each wake a hundred times a second
+            if (config.enabled()) {
+                LockSupport.parkNanos(DRAIN_INTERVAL_NANOS);
+            } else {
+                LockSupport.park(this);
+            }
         }
     }
 
