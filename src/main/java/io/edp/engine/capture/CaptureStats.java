@@ -29,6 +29,11 @@ public record CaptureStats(State state, EndReason endReason, String failure, lon
         /** Its engine closed (the manager rebuilt or removed the host's engine). */
         ENGINE_CLOSED,
         /** Its file could not be written. */
-        FAILED
+        FAILED,
+        /**
+         * Never an engine's: the manager's word for a capture on a host placed AGENT whose agent has not reported
+         * its end for a while after its time limit (unreachable, or gone); what the agent reports later replaces it.
+         */
+        UNREPORTED
     }
 }

@@ -21,10 +21,13 @@ import org.springframework.util.unit.DataSize;
  * @param maxAgentFile the largest file a capture on a host placed AGENT may write: its agent uploads it into the
  *                     database, and a replica holds it in memory to serve it. A capture whose limits (packets times
  *                     snaplen) could write more is refused (400 on maxPackets)
+ * @param unreportedAfter how long after its time limit a capture on a host placed AGENT whose agent has not
+ *                        reported its end is shown ENDED, UNREPORTED, without asking the agent any more
  */
 @ConfigurationProperties("edp.capture")
 public record CaptureProperties(Path dir, @DefaultValue("1h") Duration retention, @DefaultValue("20") int maxKept,
-                                @DefaultValue("4") int maxRunning, @DefaultValue("64MB") DataSize maxAgentFile) {
+                                @DefaultValue("4") int maxRunning, @DefaultValue("64MB") DataSize maxAgentFile,
+                                @DefaultValue("30s") Duration unreportedAfter) {
 
     public CaptureProperties {
         if (maxRunning < 1 || maxKept < maxRunning) {
@@ -33,6 +36,10 @@ public record CaptureProperties(Path dir, @DefaultValue("1h") Duration retention
         }
         if (retention.isNegative()) {
             throw new IllegalArgumentException("edp.capture.retention must not be negative: " + retention);
+        }
+        if (unreportedAfter.isNegative()) {
+            throw new IllegalArgumentException("edp.capture.unreported-after must not be negative: "
+                    + unreportedAfter);
         }
     }
 

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.sql.Timestamp;
 import java.sql.Types;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -20,6 +21,9 @@ import io.edp.manager.api.RequestBodyTooLargeException;
 import io.edp.manager.engines.CaptureUploader;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The captures of hosts placed AGENT, in the agent_capture table (V6_9): the agent runs them and keeps their files
@@ -37,10 +41,14 @@ public class UploadedCaptures {
     private static final long RECORD_HEADER = 64;
 
     private final JdbcClient jdbc;
+    /** A transaction of its own for each start, never the caller's: its row must be committed before the agent's upload. */
+    private final TransactionTemplate transactions;
     private final CaptureProperties properties;
 
-    UploadedCaptures(JdbcClient jdbc, CaptureProperties properties) {
+    UploadedCaptures(JdbcClient jdbc, PlatformTransactionManager transactions, CaptureProperties properties) {
         this.jdbc = jdbc;
+        this.transactions = new TransactionTemplate(transactions);
+        this.transactions.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
         this.properties = properties;
     }
 
@@ -49,6 +57,33 @@ public class UploadedCaptures {
 
         boolean ended() {
             return stats != null && stats.state() == CaptureStats.State.ENDED;
+        }
+
+        /** When the capture ends at the latest, by its time limit. */
+        Instant endsBy() {
+            return started.startedAt().plus(started.spec().maxDuration());
+        }
+
+        /**
+         * Whether its agent has not reported its end for {@code after} past its time limit: the agent ended it by
+         * then, so it is not running; its state is {@link #unreportedStats} until the agent reports.
+         */
+        boolean unreported(Instant now, Duration after) {
+            return !ended() && endsBy().plus(after).isBefore(now);
+        }
+
+        /** Ended, UNREPORTED, at its time limit at the latest, with the counts of its last upload (none: zeros). */
+        CaptureStats unreportedStats() {
+            return ended(CaptureStats.EndReason.UNREPORTED, "its agent has not reported its end since its time "
+                    + "limit (unreachable, or gone): counts and file as last uploaded; what the agent reports when "
+                    + "it is back replaces this", endsBy());
+        }
+
+        /** Ended for {@code reason}, with the counts of its last upload (none: zeros). */
+        CaptureStats ended(CaptureStats.EndReason reason, String failure, Instant endedAt) {
+            return new CaptureStats(CaptureStats.State.ENDED, reason, failure, stats == null ? 0 : stats.captured(),
+                    stats == null ? 0 : stats.dropped(), stats == null ? 0 : stats.bytes(),
+                    stats == null ? 0 : stats.fileBytes(), endedAt);
         }
     }
 
@@ -66,30 +101,8 @@ public class UploadedCaptures {
                     + started.spec().maxPackets() + " frames of " + started.spec().snaplen() + " bytes could write "
                     + maxFile + " bytes: capture fewer frames or a shorter snaplen");
         }
-        UUID hostId = started.hostId();
-        long running = jdbc.sql("""
-                        SELECT count(*) FROM agent_capture
-                         WHERE host_id = :host AND ended_at IS NULL AND ends_by > :now""")
-                .param("host", hostId).param("now", Timestamp.from(started.startedAt())).query(Long.class).single();
-        if (running >= properties.maxRunning()) {
-            throw CaptureService.tooManyRunning(hostId, running);
-        }
-        jdbc.sql("""
-                        DELETE FROM agent_capture WHERE id IN (
-                            SELECT id FROM agent_capture WHERE host_id = :host AND ended_at IS NOT NULL
-                             ORDER BY started_at
-                             LIMIT greatest(0, (SELECT count(*) FROM agent_capture WHERE host_id = :host) + 1
-                                               - :maxKept))""")
-                .param("host", hostId).param("maxKept", properties.maxKept()).update();
-        // before the agent starts it: a capture that ends at once finds its row for its upload
-        jdbc.sql("""
-                        INSERT INTO agent_capture (id, host_id, shown, started_at, ends_by, max_file_bytes)
-                        VALUES (:id, :host, CAST(:shown AS jsonb), :started, :endsBy, :maxFile)""")
-                .param("id", started.id()).param("host", hostId)
-                .param("shown", EngineJson.MAPPER.writeValueAsString(started))
-                .param("started", Timestamp.from(started.startedAt()))
-                .param("endsBy", Timestamp.from(started.startedAt().plus(started.spec().maxDuration())))
-                .param("maxFile", maxFile).update();
+        // committed before the agent starts it: a capture that ends at once finds its row for its upload
+        transactions.executeWithoutResult(tx -> admit(started, maxFile));
         try {
             // the path is the agent's to choose, in its own capture directory
             return started.response(engine.startCapture(started.id(), started.spec(),
@@ -116,15 +129,16 @@ public class UploadedCaptures {
      * first), an ended one's whole.
      */
     CaptureService.Pcap pcap(UUID hostId, UUID captureId, CaptureUploader engine) {
-        if (!require(hostId, captureId).ended() && engine.uploadCapture(captureId).isEmpty()) {
+        if (running(require(hostId, captureId)) && engine.uploadCapture(captureId).isEmpty()) {
             lost(hostId, captureId); // the agent forgot it: uploaded meanwhile, or restarted
         }
         return jdbc.sql("SELECT file, media_type FROM agent_capture WHERE id = :id")
                 .param("id", captureId).query((rs, n) -> {
                     byte[] file = rs.getBytes(1);
                     if (file == null) {
-                        throw new NotFoundException("The file of capture " + captureId + " never reached the "
-                                + "manager: its agent restarted before it uploaded it");
+                        throw new NotFoundException("The file of capture " + captureId + " has not reached the "
+                                + "manager: its agent has not uploaded it (unreachable since, or restarted before "
+                                + "it did)");
                     }
                     String mediaType = rs.getString(2);
                     return new CaptureService.Pcap(new ByteArrayInputStream(file), file.length,
@@ -135,7 +149,9 @@ public class UploadedCaptures {
     /** Stops a running capture (its final state: the agent uploads its file), or removes an ended one (empty). */
     Optional<CaptureResponse> delete(UUID hostId, UUID captureId, CaptureUploader engine) {
         var row = require(hostId, captureId);
-        if (!row.ended()) {
+        // an unreported one is not asked for: its agent, if it comes back with it, finds it removed (404) and
+        // deletes its file
+        if (running(row)) {
             var now = engine.capture(captureId);
             if (now.isPresent() && now.get().state() == CaptureStats.State.RUNNING) {
                 return Optional.of(row.started().response(engine.stopCapture(captureId).orElse(now.get())));
@@ -144,6 +160,39 @@ public class UploadedCaptures {
         }
         delete(captureId);
         return Optional.empty();
+    }
+
+    /**
+     * Checks the host's limit and stores the capture, in one transaction that first locks the host's row: the
+     * starts of one host, through any replica, take turns, so that each counts the ones committed before it and
+     * no more than edp.capture.max-running run at once.
+     */
+    private void admit(StartedCapture started, long maxFile) {
+        UUID hostId = started.hostId();
+        jdbc.sql("SELECT 1 FROM host WHERE id = :host FOR NO KEY UPDATE").param("host", hostId).query(Integer.class)
+                .optional().orElseThrow(() -> new NotFoundException("Host " + hostId + " was removed"));
+        long running = jdbc.sql("""
+                        SELECT count(*) FROM agent_capture
+                         WHERE host_id = :host AND ended_at IS NULL AND ends_by > :now""")
+                .param("host", hostId).param("now", Timestamp.from(started.startedAt())).query(Long.class).single();
+        if (running >= properties.maxRunning()) {
+            throw CaptureService.tooManyRunning(hostId, running);
+        }
+        jdbc.sql("""
+                        DELETE FROM agent_capture WHERE id IN (
+                            SELECT id FROM agent_capture WHERE host_id = :host AND ended_at IS NOT NULL
+                             ORDER BY started_at
+                             LIMIT greatest(0, (SELECT count(*) FROM agent_capture WHERE host_id = :host) + 1
+                                               - :maxKept))""")
+                .param("host", hostId).param("maxKept", properties.maxKept()).update();
+        jdbc.sql("""
+                        INSERT INTO agent_capture (id, host_id, shown, started_at, ends_by, max_file_bytes)
+                        VALUES (:id, :host, CAST(:shown AS jsonb), :started, :endsBy, :maxFile)""")
+                .param("id", started.id()).param("host", hostId)
+                .param("shown", EngineJson.MAPPER.writeValueAsString(started))
+                .param("started", Timestamp.from(started.startedAt()))
+                .param("endsBy", Timestamp.from(started.startedAt().plus(started.spec().maxDuration())))
+                .param("maxFile", maxFile).update();
     }
 
     /** Removes ended captures that ended before {@code oldest}, and those that never told their end, by their limit. */
@@ -201,6 +250,9 @@ public class UploadedCaptures {
         if (row.ended()) {
             return row.stats();
         }
+        if (!running(row)) {
+            return row.unreportedStats();
+        }
         var id = row.started().id();
         return engine.capture(id).orElseGet(() -> lost(row.started().hostId(), id));
     }
@@ -214,13 +266,15 @@ public class UploadedCaptures {
         if (row.ended()) {
             return row.stats();
         }
-        var last = row.stats();
-        var ended = new CaptureStats(CaptureStats.State.ENDED, CaptureStats.EndReason.ENGINE_CLOSED,
-                "its agent no longer knows it (it restarted before it uploaded its end)",
-                last == null ? 0 : last.captured(), last == null ? 0 : last.dropped(), last == null ? 0 : last.bytes(),
-                last == null ? 0 : last.fileBytes(), Instant.now());
+        var ended = row.ended(CaptureStats.EndReason.ENGINE_CLOSED,
+                "its agent no longer knows it (it restarted before it uploaded its end)", Instant.now());
         store(hostId, captureId, ended);
         return ended;
+    }
+
+    /** Whether the capture's agent is asked for its state: neither ended nor {@link Row#unreported}. */
+    private boolean running(Row row) {
+        return !row.ended() && !row.unreported(Instant.now(), properties.unreportedAfter());
     }
 
     private Row require(UUID hostId, UUID captureId) {

@@ -9,10 +9,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import io.edp.engine.Engine;
 import io.edp.engine.Mode;
@@ -20,6 +25,7 @@ import io.edp.engine.TestTopology;
 import io.edp.engine.capture.CaptureStats;
 import io.edp.engine.nic.NicDrivers;
 import io.edp.engine.time.ManualClock;
+import io.edp.manager.api.ConflictException;
 import io.edp.manager.database.DataDirectoryProperties;
 import io.edp.manager.engines.HostDataPath;
 import io.edp.manager.engines.HostEngine;
@@ -50,8 +56,8 @@ class CaptureServiceTest {
 
     private CaptureService service(int maxKept, int maxRunning) {
         var properties = new CaptureProperties(dir, Duration.ofHours(1), maxKept, maxRunning,
-                DataSize.ofMegabytes(64));
-        var noAgentHosts = new UploadedCaptures(null, properties) {
+                DataSize.ofMegabytes(64), Duration.ofSeconds(30));
+        var noAgentHosts = new UploadedCaptures(null, null, properties) {
             @Override
             void cleanUp(Instant oldest) {
                 // no host placed AGENT here, no database: nothing uploaded to clean up
@@ -98,6 +104,38 @@ class CaptureServiceTest {
         assertThat(service.list(HOST)).extracting(CaptureResponse::id).containsExactly(second, third, fourth);
         assertThat(dir.resolve(first + ".pcap")).doesNotExist();
         assertThat(Files.exists(dir.resolve(second + ".pcap"))).isTrue();
+    }
+
+    /**
+     * An embedded host's captures are started on the one replica that runs its engine (another replica's start is
+     * a 409, {@code RelayedEngine}), so that replica's lock serializes the check: of many started at once, exactly
+     * max-running start.
+     */
+    @Test
+    void ofCapturesStartedAtOnceOnAnEmbeddedHostNoMoreThanMaxRunningStart() throws Exception {
+        CaptureService service = service(20, 4);
+        int starts = 16;
+        var barrier = new CyclicBarrier(starts);
+        List<Future<Boolean>> started = new ArrayList<>();
+        try (var threads = Executors.newFixedThreadPool(starts)) {
+            for (int i = 0; i < starts; i++) {
+                started.add(threads.submit(() -> {
+                    barrier.await();
+                    try {
+                        service.start(HOST, ON_UPLINK);
+                        return true;
+                    } catch (ConflictException e) {
+                        return false;
+                    }
+                }));
+            }
+            int running = 0;
+            for (var start : started) {
+                running += start.get() ? 1 : 0;
+            }
+            assertThat(running).isEqualTo(4);
+        }
+        assertThat(service.list(HOST)).hasSize(4).allMatch(c -> c.state() == CaptureStats.State.RUNNING);
     }
 
     private static final class MovableClock extends Clock {
