@@ -23,7 +23,10 @@ public record CaptureResponse(@Schema(description = "The capture's id") UUID id,
                                       + "outbound)") CaptureRequest.Format format,
                               @Schema(description = "RUNNING, then ENDED") CaptureStats.State state,
                               @Schema(description = "Why it ended; null while it runs") CaptureStats.EndReason endReason,
-                              @Schema(description = "Why its file could not be written (endReason FAILED)") String failure,
+                              @Schema(description = "Why its file could not be written (endReason FAILED); on a host "
+                                      + "placed AGENT, why the manager shows it ended without its agent's word "
+                                      + "(ENGINE_CLOSED: the agent restarted; UNREPORTED: the agent has not reported "
+                                      + "its end since its time limit)") String failure,
                               @Schema(description = "When it started") Instant startedAt,
                               @Schema(description = "When it ended; null while it runs") Instant endedAt,
                               @Schema(description = "Frames written to the file") long captured,
