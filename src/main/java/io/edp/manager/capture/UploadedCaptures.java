@@ -41,7 +41,7 @@ public class UploadedCaptures {
     private static final long RECORD_HEADER = 64;
 
     private final JdbcClient jdbc;
-    /** A transaction of its own for each start, never the caller's: its row must be committed before the agent's upload. */
+    /** A transaction of its own for each start, never the caller's: its row is committed before the agent's upload. */
     private final TransactionTemplate transactions;
     private final CaptureProperties properties;
 
