@@ -56,9 +56,11 @@ class CaptureController {
                     addresses, ports and protocol. Ends after maxPackets frames or durationSeconds, or when stopped \
                     (DELETE). Frames that find a worker's capture ring full are counted as dropped, never waited \
                     for. 400 for an unknown port, 404 when the host has no running engine, 409 when \
-                    edp.capture.max-running captures already run on the host. On a host placed AGENT the agent \
-                    runs the capture and uploads its file, so any replica serves it; 400 on maxPackets when the \
-                    limits could write more than edp.capture.max-agent-file.""")
+                    edp.capture.max-running captures already run on the host. A host placed EMBEDDED is captured \
+                    on the replica that runs the embedded engines (edp.engines.embedded), which writes the file: \
+                    any other replica answers 409. On a host placed AGENT the agent runs the capture and uploads \
+                    its file, so any replica serves it; 400 on maxPackets when the limits could write more than \
+                    edp.capture.max-agent-file.""")
     ResponseEntity<CaptureResponse> start(@PathVariable UUID hostId, @Valid @RequestBody CaptureRequest request) {
         var capture = captures.start(hostId, request);
         return ResponseEntity.created(ServletUriComponentsBuilder.fromCurrentRequestUri().path("/{id}")
