@@ -24,7 +24,7 @@ public final class BenchCommand {
             + " [--frames 64,1518] [--flows 1,10000] | bench push | bench rules [--rounds=N] [--window-ms=N]"
             + " | bench api [--url=URL [--host=ID]] [--hosts=N] [--seconds=N] [--warm-up=N] [--concurrency=N]"
             + " [--load=wrk|builtin|wrk,builtin]"
-            + " | bench telemetry | bench fleet [--agents N] [--replicas R] [--changes C] [--embedded E]";
+            + " | bench telemetry | bench fleet [--agents N] [--replicas R] [--changes C] [--warm-up W] [--embedded E]";
 
     public static int run(String[] args) {
         return run(args, System.out, System.err);

@@ -27,21 +27,24 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 import java.util.regex.Pattern;
 
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code bench fleet [--agents N] [--replicas R] [--changes C] [--embedded E]}: a change committed through one
- * manager replica, until every agent of the fleet runs it. Starts R manager replicas (JVMs of their own on the
- * PostgreSQL database SPRING_DATASOURCE_URL names, each on a free port), creates N hosts placed AGENT (a loopback
- * NIC, EDP_STANDARD, 1,024 mbufs, a 1,024-entry flow cache), issues each an agent token, and runs their N agents
- * in one more JVM ({@code bench fleet-agents}, {@link io.edp.agent.AgentLauncher}), host i's agent talking to
- * replica i mod R first and to the others after it. Once every host is realized it makes C firewall-rule changes,
- * through the replicas in turn: each one's latency runs from the write's answer (its commit) until every host it
- * bumped shows its generation realized (the database, polled every 5 ms, so the poll stays out of the figure).
- * Then it writes once more through replica 1 and at once kills the last one with SIGKILL:
+ * {@code bench fleet [--agents N] [--replicas R] [--changes C] [--warm-up W] [--embedded E]}: a change committed
+ * through one manager replica, until every agent of the fleet runs it. Starts R manager replicas (JVMs of their own
+ * on the PostgreSQL database SPRING_DATASOURCE_URL names, each on a free port), creates N hosts placed AGENT (a
+ * loopback NIC, EDP_STANDARD, 1,024 mbufs, a 1,024-entry flow cache), issues each an agent token, and runs their N
+ * agents in one more JVM ({@code bench fleet-agents}, {@link io.edp.agent.AgentLauncher}), host i's agent talking to
+ * replica i mod R first and to the others after it. Once every host is realized it makes W warm-up changes (default
+ * 5: the three JVMs' JIT is still compiling the paths a change takes), printed and written as {@code warm_up_ms}
+ * but kept out of the percentiles, then C measured firewall-rule changes, all through the replicas in turn: each
+ * one's latency runs from the write's answer (its commit) until every host it bumped shows its generation realized
+ * (the database, polled every 5 ms, so the poll stays out of the figure). Then it writes once more through replica 1
+ * and at once kills the last one with SIGKILL:
  * {@code replica_kill_converge_s} runs until every host is realized through the survivors. Only replica 1 runs
  * embedded engines ({@code edp.engines.embedded}); last, E hosts placed EMBEDDED on it (default min(N, 20)), for
  * the manager's memory and threads per host in either placement. Writes
@@ -49,8 +52,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class FleetBenchmark {
 
-    static final String USAGE = "usage: bench fleet [--agents N] [--replicas R] [--changes C] [--embedded E] "
-            + "(on the PostgreSQL database of SPRING_DATASOURCE_URL)";
+    static final String USAGE = "usage: bench fleet [--agents N] [--replicas R] [--changes C] [--warm-up W] "
+            + "[--embedded E] (on the PostgreSQL database of SPRING_DATASOURCE_URL)";
     private static final Path DIR = Path.of("target", "bench");
     private static final Path OUTPUT = DIR.resolve("fleet.json");
     private static final JsonMapper JSON = JsonMapper.builder()
@@ -66,7 +69,7 @@ final class FleetBenchmark {
     private static final List<String> ENGINE_SETTINGS = List.of("--edp.engines.mbufs=1024",
             "--edp.engines.conntrack-capacity=256");
 
-    record Options(int agents, int replicas, int changes, int embedded) {
+    record Options(int agents, int replicas, int changes, int warmUp, int embedded) {
     }
 
     /** A process's resident memory and threads, from /proc/PID/status. */
@@ -113,7 +116,7 @@ final class FleetBenchmark {
     record Reports(double firstMs, double medianMs, double lastMs) {
     }
 
-    record Result(int agents, int replicas, int changes, double p50Ms, double p99Ms, double maxMs,
+    record Result(int agents, int replicas, int changes, double p50Ms, double p99Ms, double maxMs, List<Long> warmUpMs,
                   Double replicaKillConvergeS, double firstRealizeS, Reports reportsP50, PerHost agentPlacement,
                   PerHost embeddedPlacement, Usage agentLauncher, double loadAverage) {
     }
@@ -171,6 +174,7 @@ final class FleetBenchmark {
         int agents = 200;
         int replicas = 2;
         int changes = 20;
+        int warmUp = 5;
         int embedded = -1;
         for (int i = 0; i < arguments.size(); i += 2) {
             String value = i + 1 < arguments.size() ? arguments.get(i + 1) : "";
@@ -179,6 +183,7 @@ final class FleetBenchmark {
                 case "--agents" -> agents = number;
                 case "--replicas" -> replicas = number;
                 case "--changes" -> changes = number;
+                case "--warm-up" -> warmUp = number;
                 case "--embedded" -> embedded = number;
                 default -> {
                     return null;
@@ -189,7 +194,8 @@ final class FleetBenchmark {
             }
         }
         boolean valid = agents > 0 && replicas > 0 && replicas <= 8 && changes > 0;
-        return valid ? new Options(agents, replicas, changes, embedded < 0 ? Math.min(agents, 20) : embedded) : null;
+        return valid ? new Options(agents, replicas, changes, warmUp, embedded < 0 ? Math.min(agents, 20) : embedded)
+                : null;
     }
 
     private int measure() throws IOException, InterruptedException, SQLException {
@@ -215,20 +221,17 @@ final class FleetBenchmark {
             var agentPlacement = managers().perHost(sum(before), hostNames.size());
             var launcherUsage = Usage.of(launcher.toHandle());
 
+            List<Long> warmUp = new ArrayList<>();
+            for (int i = 0; i < options.warmUp(); i++) {
+                var change = change(rule, i, "warm-up change " + (i + 1) + "/" + options.warmUp());
+                warmUp.add(Math.round(change.millis()));
+            }
             double[] millis = new double[options.changes()];
             List<Reports> reports = new ArrayList<>();
             for (int i = 0; i < options.changes(); i++) {
-                int through = i % replicas.size();
-                var bumped = bumped(rest(through).send("PUT", "/api/v1/firewall/rules/" + rule, rule(i + 1)));
-                long committed = System.nanoTime();
-                long committedAt = System.currentTimeMillis(); // the database's clock is this machine's
-                awaitRealized(bumped, CONVERGE, "change " + (i + 1));
-                millis[i] = (System.nanoTime() - committed) / 1e6;
-                reports.add(reports(bumped.keySet(), committedAt));
-                out.printf(Locale.ROOT, "fleet: change %d/%d through replica %d: every agent ran it after %.0f ms "
-                        + "(reports written after %.0f, %.0f, %.0f ms: first, median, last)%n", i + 1,
-                        options.changes(), through + 1, millis[i], reports.getLast().firstMs(),
-                        reports.getLast().medianMs(), reports.getLast().lastMs());
+                var change = change(rule, options.warmUp() + i, "change " + (i + 1) + "/" + options.changes());
+                millis[i] = change.millis();
+                reports.add(change.reports());
             }
             Double killConverge = replicas.size() > 1 ? killAReplicaMidChange(rule) : null;
             launcher.destroy(); // before its hosts go
@@ -239,9 +242,10 @@ final class FleetBenchmark {
             }
             Arrays.sort(millis);
             var result = new Result(options.agents(), replicas.size(), options.changes(), millis[millis.length / 2],
-                    millis[(int) Math.ceil(millis.length * 0.99) - 1], millis[millis.length - 1], killConverge,
+                    millis[(int) Math.ceil(millis.length * 0.99) - 1], millis[millis.length - 1], warmUp, killConverge,
                     firstRealize, new Reports(median(reports, Reports::firstMs), median(reports, Reports::medianMs),
-                    median(reports, Reports::lastMs)), agentPlacement, embeddedPlacement, launcherUsage, MachineLoad.read().oneMinute());
+                    median(reports, Reports::lastMs)), agentPlacement, embeddedPlacement, launcherUsage,
+                    MachineLoad.read().oneMinute());
             Files.createDirectories(DIR);
             Files.writeString(OUTPUT, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(result));
             print(result);
@@ -250,6 +254,25 @@ final class FleetBenchmark {
         } finally {
             cleanUp(launcher, rule);
         }
+    }
+
+    /** One change's latency and when its reports were written. */
+    private record Change(double millis, Reports reports) {
+    }
+
+    /** The rule's change number {@code n} (0 first), through the replicas in turn, until every host runs it. */
+    private Change change(String rule, int n, String what) throws IOException, InterruptedException, SQLException {
+        int through = n % replicas.size();
+        var bumped = bumped(rest(through).send("PUT", "/api/v1/firewall/rules/" + rule, rule(n + 1)));
+        long committed = System.nanoTime();
+        long committedAt = System.currentTimeMillis(); // the database's clock is this machine's
+        awaitRealized(bumped, CONVERGE, what);
+        double millis = (System.nanoTime() - committed) / 1e6;
+        var reports = reports(bumped.keySet(), committedAt);
+        out.printf(Locale.ROOT, "fleet: %s through replica %d: every agent ran it after %.0f ms (reports written "
+                + "after %.0f, %.0f, %.0f ms: first, median, last)%n", what, through + 1, millis, reports.firstMs(),
+                reports.medianMs(), reports.lastMs());
+        return new Change(millis, reports);
     }
 
     private void startReplicas() throws IOException, InterruptedException {
@@ -360,7 +383,8 @@ final class FleetBenchmark {
 
     /** Writes through replica 1 and SIGKILLs the last one at once: seconds until every host runs the write. */
     private double killAReplicaMidChange(String rule) throws IOException, InterruptedException, SQLException {
-        var bumped = bumped(rest(0).send("PUT", "/api/v1/firewall/rules/" + rule, rule(options.changes() + 1)));
+        var bumped = bumped(rest(0).send("PUT", "/api/v1/firewall/rules/" + rule,
+                rule(options.warmUp() + options.changes() + 1)));
         long committed = System.nanoTime();
         replicas.getLast().destroyForcibly();
         out.printf("fleet: replica %d killed (SIGKILL) right after a change through replica 1%n", replicas.size());
@@ -399,6 +423,9 @@ final class FleetBenchmark {
                 result.changes(), result.p50Ms(), result.p99Ms(), result.maxMs(),
                 result.replicaKillConvergeS() == null ? "-" : String.format(Locale.ROOT, "%.2f",
                         result.replicaKillConvergeS()));
+        out.printf(Locale.ROOT, "warm-up changes before them, not in the percentiles: %s ms%n",
+                result.warmUpMs().isEmpty() ? "none" : result.warmUpMs().stream().map(String::valueOf)
+                        .collect(Collectors.joining(", ")));
         out.printf(Locale.ROOT, "reports written after the commit (median over the changes): first %.0f ms, median "
                 + "%.0f ms, last %.0f ms%n", result.reportsP50().firstMs(), result.reportsP50().medianMs(),
                 result.reportsP50().lastMs());

@@ -26,7 +26,7 @@ class BenchFleetTest {
         var out = new PrintStream(printed, true, StandardCharsets.UTF_8);
 
         int status = FleetBenchmark.run(List.of("--agents", "5", "--replicas", "2", "--changes", "3",
-                "--embedded", "2"), TestDatabase.environment(), out, out);
+                "--warm-up", "1", "--embedded", "2"), TestDatabase.environment(), out, out);
 
         var output = printed.toString(StandardCharsets.UTF_8);
         assertThat(status).as(output).isZero();
@@ -34,6 +34,8 @@ class BenchFleetTest {
         assertThat(fleet.get("agents").asInt()).isEqualTo(5);
         assertThat(fleet.get("replicas").asInt()).isEqualTo(2);
         assertThat(fleet.get("changes").asInt()).isEqualTo(3);
+        assertThat(fleet.get("warm_up_ms")).as("the warm-up change's figure, kept out of the percentiles").hasSize(1);
+        assertThat(fleet.get("warm_up_ms").get(0).asLong()).isPositive().isLessThan(120_000);
         double p50 = fleet.get("p50_ms").asDouble();
         double p99 = fleet.get("p99_ms").asDouble();
         double max = fleet.get("max_ms").asDouble();
@@ -43,7 +45,7 @@ class BenchFleetTest {
         assertThat(fleet.get("agent_placement").get("hosts").asInt()).isEqualTo(5);
         assertThat(fleet.get("embedded_placement").get("hosts").asInt()).isEqualTo(2);
         assertThat(fleet.get("agent_launcher").get("threads").asInt()).isPositive();
-        assertThat(output).contains("change 3/3", "replica 2 killed").containsPattern("\\n5 +2 +3 ");
+        assertThat(output).contains("warm-up change 1/1", "change 3/3", "replica 2 killed").containsPattern("\\n5 +2 +3 ");
     }
 
     @Test
