@@ -307,7 +307,7 @@ final class EngineBenchmark {
         out.printf(Locale.ROOT, """
                 the idle worker, median [min–max] of %d rounds, after the traffic stopped:
                   idle %% of a core: the worker thread's CPU time over a %d ms window, once a worker that sleeps
-                    reached its longest sleep (%d ms)
+                    reached its longest sleep (%d ms) after a top-flows pass over the counts the traffic left
                   wake-up p50/p99: %d single frames, each sent once the worker slept >= %d ms; from the loopback
                     NIC's ring of the doorbell (the frame on the RX ring) to the worker running again;
                     EDP_DEDICATED busy-polls, never sleeps%n""",

@@ -9,6 +9,7 @@ import io.edp.engine.nic.loopback.TrafficGenerator;
 import io.edp.engine.worker.Worker;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
@@ -127,6 +128,13 @@ final class EngineCaseRun {
         boolean sleeps = c.mode() != Mode.EDP_DEDICATED;
         long settled = System.nanoTime();
         if (sleeps) {
+            awaitSleep(doorbell, Worker.MAX_SLEEP.toNanos(), settled);
+            // the last duty the traffic left: a top-flows pass over the counts it ended with
+            Instant asleep = Instant.now();
+            while (engine.topFlows().takenAt() == null || !engine.topFlows().takenAt().isAfter(asleep)) {
+                requireWithinLimit(settled, "a top-flows snapshot after the traffic");
+                pause(LOAD_SAMPLE_MILLIS);
+            }
             awaitSleep(doorbell, Worker.MAX_SLEEP.toNanos(), settled);
         } else {
             pause(200); // a busy-polling worker has nothing to settle into

@@ -128,6 +128,20 @@ public final class FlowCache {
     /** Sum of warmed words: keeps the loads of {@link #warm} from being optimized away. */
     private long warmed;
     private int sweepCursor;
+    /**
+     * No entry expires before this (ms, wrap-safe; meaningless while {@link #boundByNone}, when the cache is
+     * empty): the bound of the new cache or of the last full sweep cycle, lowered by every install since. Until
+     * then the sweep has nothing to retire and sleeps through its ticks, so an idle worker's cache costs it nothing.
+     */
+    private int earliestExpiry;
+    private boolean boundByNone = true;
+    /** The running sweep cycle: slots it has passed, and the least expiry of the entries it passed or that were
+     *  installed or moved (possibly behind its cursor) since it began. */
+    private int cycleSwept;
+    private int cycleEarliest;
+    private boolean cycleBounded;
+    /** Changes to entries other than a hit's (installs, removals, exports, moves), for {@link #version}. */
+    private long changes;
     /** Where counters go when they would be lost; null when IPFIX is off. */
     private FlowRecords export;
     private int activeTimeoutMillis;
@@ -309,8 +323,14 @@ public final class FlowCache {
         for (int w = 0; w < 6; w++) {
             set(base + w, descriptors.get(LONG, keyBase + 8L * w));
         }
-        set(base + 6, ((long) (nowMillis + minExpiryMillis + nextSpread()) << 32)
-                | ((long) actionIndex << 16) | (generation & 0xFFFF));
+        int expiry = nowMillis + minExpiryMillis + nextSpread();
+        set(base + 6, ((long) expiry << 32) | ((long) actionIndex << 16) | (generation & 0xFFFF));
+        if (boundByNone || expiry - earliestExpiry < 0) {
+            earliestExpiry = expiry;
+            boundByNone = false;
+        }
+        lowerCycleBound(expiry);
+        changes++;
         set(base + 7, ((long) nowMillis << 32) | (connection & 0xFFFF_FFFFL));
         set(base + 8, 0);
         set(base + 9, 0);
@@ -327,6 +347,7 @@ public final class FlowCache {
             exportCounters(slot, FlowEndReason.FORCED_END);
             signatures[slot] = 0;
             counters[ENTRIES]--;
+            changes++;
         }
     }
 
@@ -347,32 +368,65 @@ public final class FlowCache {
             }
         }
         counters[ENTRIES] -= removed;
+        changes += removed;
         return removed;
     }
 
     /**
      * Retires up to {@code budget} slots' worth of expired entries, continuing where the last sweep stopped; with
-     * export on, also exports the counters of flows past their idle or active timeout.
+     * export on, also exports the counters of flows past their idle or active timeout. Without export it does
+     * nothing while the cache is empty or before the earliest expiry the last full cycle found: an expired entry is
+     * still retired within one cycle of sweeping after it expired, as when every tick swept.
      */
     public int sweep(int nowMillis, int budget) {
+        if (export == null && (boundByNone || earliestExpiry - nowMillis > 0)) {
+            return 0;
+        }
         int retired = 0;
         int cursor = sweepCursor;
         for (int i = 0; i < budget; i++) {
             if (signatures[cursor] != 0) {
-                if ((int) (get(cursor * WORDS + 6) >>> 32) - nowMillis <= 0) {
+                int expiry = (int) (get(cursor * WORDS + 6) >>> 32);
+                if (expiry - nowMillis <= 0) {
                     exportCounters(cursor, FlowEndReason.FORCED_END);
                     signatures[cursor] = 0;
                     retired++;
-                } else if (export != null) {
-                    exportTimedOut(cursor, nowMillis);
+                } else {
+                    lowerCycleBound(expiry);
+                    if (export != null) {
+                        exportTimedOut(cursor, nowMillis);
+                    }
                 }
             }
             cursor = (cursor + 1) & (capacity - 1);
+            if (++cycleSwept == capacity) {
+                // every entry now in the cache was passed, installed or moved during the cycle
+                boundByNone = !cycleBounded;
+                earliestExpiry = cycleEarliest;
+                cycleSwept = 0;
+                cycleBounded = false;
+            }
         }
         sweepCursor = cursor;
         counters[EXPIRATIONS] += retired;
         counters[ENTRIES] -= retired;
+        changes += retired;
         return retired;
+    }
+
+    private void lowerCycleBound(int expiry) {
+        if (!cycleBounded || expiry - cycleEarliest < 0) {
+            cycleEarliest = expiry;
+            cycleBounded = true;
+        }
+    }
+
+    /**
+     * Moves whenever an entry changed other than by a hit, and the caller tells hits by {@link #HITS}: an unchanged
+     * sum means the entries, their counters included, are as they were. Worker thread.
+     */
+    public long version() {
+        return changes + counters[HITS];
     }
 
     /** Empties the cache (e.g. on an operator's flush or when generations wrap). */
@@ -386,6 +440,8 @@ public final class FlowCache {
         }
         java.util.Arrays.fill(signatures, 0);
         counters[ENTRIES] = 0;
+        changes++;
+        boundByNone = true;
     }
 
     /**
@@ -397,6 +453,7 @@ public final class FlowCache {
             int at = slot * WORDS + 6;
             set(at, (get(at) & ~0xFFFF_0000L) | ((long) (actionIndex & 0xFFFF) << 16));
         }
+        changes++;
     }
 
     /** The expiry of the entry at {@code slot}, for tests and telemetry. */
@@ -552,6 +609,7 @@ public final class FlowCache {
                 WORDS * Long.BYTES);
         signatures[to] = signatures[from];
         signatures[from] = 0;
+        lowerCycleBound(expiryMillis(to)); // it may have moved behind the sweep's cursor
     }
 
     /** Exports the counters of the entry at {@code slot} (when export is on and it counted any) and zeroes them. */
@@ -567,6 +625,7 @@ public final class FlowCache {
         set(base + 8, 0);
         set(base + 9, 0);
         set(base + 10, 0);
+        changes++;
     }
 
     /** A current entry's counters go out at the flow's idle timeout (no packet since) or its active timeout. */

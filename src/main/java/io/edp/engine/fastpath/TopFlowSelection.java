@@ -67,6 +67,17 @@ public final class TopFlowSelection {
         sequence = sequence + 1; // a volatile write: every entry written before it is visible to who reads it
     }
 
+    /**
+     * Moves a published pass's time to {@code takenNanos} without a new pass: the cache did not change since the
+     * pass began, so a new one would select the same flows with the same counters. Owning worker only.
+     */
+    public void retake(long takenNanos) {
+        sequence = sequence + 1;
+        VarHandle.storeStoreFence(); // the odd sequence is visible before the time changes
+        this.takenNanos = takenNanos;
+        sequence = sequence + 1;
+    }
+
     /** Whether an entry of {@code entryPackets} packets would enter the selection: a cheap test before the copy. */
     boolean wants(long entryPackets) {
         return size < limit || entryPackets > packets[heap[0]];

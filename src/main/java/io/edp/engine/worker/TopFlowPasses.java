@@ -11,7 +11,9 @@ import io.edp.engine.slowpath.ActionTable;
  * {@link TopFlowSelection}s; a finished pass is published and the next one writes the other. Readers copy the
  * published one on their own thread and never wait on the worker, who never runs anything for them. An entry
  * moved by cuckoo displacement during a pass may be seen twice or not at all: the snapshot is a sample of the
- * pass, not an atomic image of the cache.
+ * pass, not an atomic image of the cache. When nothing changed since the last pass began (no hit, install, removal
+ * or export: {@link FlowCache#version}, the same generation), the next one is not walked: the last is published
+ * again as taken now, so an idle worker's snapshots cost it nothing.
  */
 final class TopFlowPasses {
 
@@ -31,6 +33,9 @@ final class TopFlowPasses {
     private long startedAtNanos;
     private int slicedAtMillis;
     private long passNanos;
+    /** What the published pass saw at its start: the cache's version and the generation. */
+    private long passVersion;
+    private int passGeneration;
 
     /**
      * One slice of the running pass, or the start of one when the last began {@link #INTERVAL_MILLIS} ago (at
@@ -41,8 +46,15 @@ final class TopFlowPasses {
             if (published != null && nowMillis - startedAtMillis < INTERVAL_MILLIS) {
                 return;
             }
-            building = published == first ? second : first;
+            long version = cache == null ? 0 : cache.version();
             startedAtMillis = nowMillis;
+            if (published != null && cache == walking && version == passVersion && generation == passGeneration) {
+                published.retake(nowNanos);
+                return;
+            }
+            passVersion = version;
+            passGeneration = generation;
+            building = published == first ? second : first;
             startedAtNanos = nowNanos;
             slicedAtMillis = nowMillis;
             passNanos = 0;
@@ -51,6 +63,7 @@ final class TopFlowPasses {
             building.begin();
         } else if (cache != walking) {
             walking = cache;
+            passVersion = cache == null ? 0 : cache.version();
             cursor = 0;
             building.begin();
         }

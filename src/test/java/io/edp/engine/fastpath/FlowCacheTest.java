@@ -228,6 +228,58 @@ class FlowCacheTest {
     }
 
     @Test
+    void anEntryInstalledAfterASweepCycleExpiringBeforeWhatTheCycleSawIsStillRetired() {
+        FlowCache cache = cache(64);
+        int early = cache.expiryMillis(cache.install(key, 0, flow(0), 1, 1, 0));
+        while (early < MIN + 10_000) { // an early entry with room for later ones to expire before it
+            cache.forget(key, 0, flow(0));
+            early = cache.expiryMillis(cache.install(key, 0, flow(0), 1, 1, 0));
+        }
+        assertThat(cache.sweep(1, 64)).isZero(); // nothing expires before the early entry
+        int earliest = Integer.MAX_VALUE;
+        for (int i = 1; i < 40; i++) {
+            earliest = Math.min(earliest, cache.expiryMillis(cache.install(key, 0, flow(i), 1, 1, 2)));
+        }
+        assertThat(earliest).as("this seed's draws: a later install expires first").isLessThan(early);
+
+        assertThat(cache.sweep(earliest - 1, 64)).isZero();
+        assertThat(cache.sweep(earliest, 64)).isPositive();
+        assertThat(cache.lookup(key, 0, flow(0), 1, earliest)).as("the early entry stays").isNotNegative();
+    }
+
+    @Test
+    void entriesDisplacedWhileASweepCycleRunsAreRetiredWithinACycleOfTheirExpiry() {
+        int capacity = 4_096;
+        int keys = capacity * 95 / 100; // beyond first fit: installs move entries across the sweep's cursor
+        FlowCache cache = cache(capacity);
+        for (int i = 0; i < keys / 2; i++) {
+            cache.install(key, 0, flow(i), 1, 1, 0);
+        }
+        int later = MIN + 10_000; // some of the first half expired: the sweep runs while the rest is installed
+        for (int i = keys / 2; i < keys; i++) {
+            cache.install(key, 0, flow(i), 1, 1, later);
+            if (i % 16 == 0) {
+                cache.sweep(later, 64);
+            }
+        }
+        int now = later + (MIN + MAX) / 2;
+        for (int i = 0; i < capacity / 64; i++) {
+            cache.sweep(now, 64); // one cycle, in slices
+        }
+
+        int resident = 0;
+        for (int i = 0; i < keys; i++) {
+            int slot = cache.find(key, 0, flow(i));
+            if (slot >= 0) {
+                assertThat(cache.expiryMillis(slot) - now).as("flow %d is resident, so not expired", i).isPositive();
+                resident++;
+            }
+        }
+        assertThat(resident).isPositive().isEqualTo((int) counters[FlowCache.ENTRIES]);
+        assertThat(resident + counters[FlowCache.EXPIRATIONS] + counters[FlowCache.EVICTIONS]).isEqualTo(keys);
+    }
+
+    @Test
     void aFullCacheEvictsTheEntryNearestToExpiry() {
         FlowCache cache = cache(4);
         for (int i = 0; i < 4; i++) {
