@@ -16,7 +16,6 @@ import org.springframework.http.HttpMethod;
 import org.springframework.security.authorization.AuthorityAuthorizationManager;
 import org.springframework.security.authorization.AuthorizationDecision;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
-import org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.config.observation.SecurityObservationSettings;
 import org.springframework.security.core.userdetails.UserDetailsService;
@@ -55,12 +54,6 @@ class SecurityConfiguration {
         return SecurityObservationSettings.noObservations();
     }
 
-    /** The request firewall as Spring Security's default, its header checks without regular expressions. */
-    @Bean
-    WebSecurityCustomizer headerCheckingFirewall() {
-        return web -> web.httpFirewall(HeaderCharacters.firewall());
-    }
-
     /** The bootstrap accounts of the environment first (they work while the database is away), then named ones. */
     @Bean
     UserDetailsService userDetailsService(AccountProperties properties, PasswordEncoder encoder,
@@ -94,10 +87,6 @@ class SecurityConfiguration {
         return http
                 .csrf(csrf -> csrf.disable()) // no cookies or sessions: nothing for CSRF to ride on
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
-                // filters each request passed through for nothing: /logout is the page chain's, and a stateless
-                // chain keeps no request to resume after a login
-                .logout(logout -> logout.disable())
-                .requestCache(cache -> cache.disable())
                 .httpBasic(basic -> basic.authenticationEntryPoint(problems))
                 .addFilterBefore(throttle, BasicAuthenticationFilter.class)
                 .addFilterBefore(new AgentTokenFilter(agentTokens, problems), BasicAuthenticationFilter.class)
