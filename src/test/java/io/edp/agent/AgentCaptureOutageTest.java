@@ -19,17 +19,11 @@ import com.jayway.jsonpath.JsonPath;
 import io.edp.bench.HostCommand;
 import io.edp.engine.nic.NicDrivers;
 import io.edp.manager.LiveApi;
-import io.edp.manager.TestDatabase;
-import org.junit.jupiter.api.BeforeEach;
+import io.edp.manager.LiveServerTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A live capture on a host placed AGENT while its agent cannot reach the manager: the link between them (a
@@ -50,34 +44,15 @@ import org.springframework.test.context.DynamicPropertySource;
         "edp.agent.connected-within=3s",
         "edp.agent.request-timeout=3s",
         "edp.capture.unreported-after=2s"})
-class AgentCaptureOutageTest {
+class AgentCaptureOutageTest extends LiveServerTest {
 
     static final String OPERATOR = "outage-operator";
     static final String SECRET = "operator-secret";
     private static final String HOST = "esx-capture-outage";
     private static final int CAPTURE_SECONDS = 15;
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcTemplate jdbc;
-
     @TempDir
     Path dir;
-
-    private LiveApi api;
-
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        TestDatabase.register(registry);
-    }
-
-    @BeforeEach
-    void api() {
-        TestDatabase.empty(jdbc);
-        api = new LiveApi(port);
-    }
 
     @Test
     void aCaptureKeepsCapturingWhileItsAgentIsCutOffAndItsFileIsServedOnceTheAgentIsBack() throws Exception {

@@ -28,7 +28,7 @@ class IdleWorkerTest {
     @Test
     void anIdleStandardWorkerWakesAFewTimesASecondAndCostsAlmostNoCpu() {
         try (Engine engine = Engine.start(TestTopology.config(Mode.EDP_STANDARD).build())) {
-            IdleWorkers.awaitLongSleep(engine);
+            IdleWorkers.awaitIdle(engine);
             ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
             long id = engine.workerThreadIds()[0];
             long cpu0 = threads.getThreadCpuTime(id);

@@ -3,6 +3,7 @@ package io.edp.engine;
 import io.edp.engine.nic.Doorbell;
 import io.edp.engine.worker.Worker;
 import java.time.Duration;
+import java.time.Instant;
 
 /** What the doorbell tests wait for and count: workers in their longest sleep, and sleeps cut short. */
 public final class IdleWorkers {
@@ -19,6 +20,18 @@ public final class IdleWorkers {
             Await.until("worker " + w + " to sleep " + Worker.MAX_SLEEP,
                     () -> doorbell.sleepNanos() == Worker.MAX_SLEEP.toNanos(), SETTLE);
         }
+    }
+
+    /**
+     * Waits until the engine is idle as it stays: its workers in their longest sleep after the one top-flows pass
+     * over a cache nobody has passed yet, whose first touch of the cache's memory is a start-up cost.
+     */
+    public static void awaitIdle(Engine engine) {
+        awaitLongSleep(engine);
+        Instant asleep = Instant.now();
+        Await.until("a top-flows snapshot after the workers slept", () -> engine.topFlows().takenAt() != null
+                && engine.topFlows().takenAt().isAfter(asleep), SETTLE);
+        awaitLongSleep(engine);
     }
 
     /** Sleeps of every worker that ended before their timeout. */

@@ -23,17 +23,12 @@ import io.edp.bench.HostCommand;
 import io.edp.manager.EdpProcess;
 import io.edp.manager.LiveApi;
 import io.edp.manager.ManagerProcess;
+import io.edp.manager.LiveServerTest;
 import io.edp.manager.TestDatabase;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -54,7 +49,7 @@ import tools.jackson.databind.JsonNode;
         "edp.engines.real-drivers=false",
         "edp.agent.connected-within=3s",
         "edp.agent.request-timeout=5s"})
-class AgentEngineRequestsTest {
+class AgentEngineRequestsTest extends LiveServerTest {
 
     static final String OPERATOR = "requests-operator";
     static final String SECRET = "operator-secret";
@@ -63,27 +58,8 @@ class AgentEngineRequestsTest {
     private static final String TO_THE_VM = """
             {"nic": "%s", "flows": 100, "packets": %d, "packetsPerSecond": %d, "destinationMac": "00:50:56:aa:bb:01"}""";
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcTemplate jdbc;
-
     @TempDir
     Path dir;
-
-    private LiveApi api;
-
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        TestDatabase.register(registry);
-    }
-
-    @BeforeEach
-    void api() {
-        TestDatabase.empty(jdbc);
-        api = new LiveApi(port);
-    }
 
     @Test
     void operatorActionsOnAnAgentsEngineTravelThroughAnotherReplicaAndAnswerAsForAnEmbeddedEngine() throws Exception {

@@ -15,18 +15,13 @@ import com.jayway.jsonpath.JsonPath;
 import io.edp.agent.EngineJson;
 import io.edp.manager.EdpProcess;
 import io.edp.manager.LiveApi;
-import io.edp.manager.TestDatabase;
+import io.edp.manager.LiveServerTest;
 import io.edp.manager.realization.AgentRealization;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A real agent process against the manager on a real port: an AGENT host realizes through it, a firewall change
@@ -43,35 +38,16 @@ import org.springframework.test.context.DynamicPropertySource;
         "edp.engines.mbufs=4096",
         "edp.agent.stats-stale-after=2s",
         "edp.engines.real-drivers=false"})
-class AgentIntegrationTest {
+class AgentIntegrationTest extends LiveServerTest {
 
     static final String OPERATOR = "agent-operator";
     static final String SECRET = "operator-secret";
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcTemplate jdbc;
 
     @Autowired
     AgentRealization realization;
 
     @TempDir
     Path dir;
-
-    private LiveApi api;
-
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        TestDatabase.register(registry);
-    }
-
-    @BeforeEach
-    void api() {
-        TestDatabase.empty(jdbc);
-        api = new LiveApi(port);
-    }
 
     @Test
     void anAgentHostRealizesThroughItsAgentTakesChangesAndConvergesAfterARestart() throws Exception {

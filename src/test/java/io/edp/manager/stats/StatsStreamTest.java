@@ -17,17 +17,12 @@ import java.util.stream.Stream;
 import com.jayway.jsonpath.JsonPath;
 import io.edp.agent.EngineJson;
 import io.edp.manager.LiveApi;
-import io.edp.manager.TestDatabase;
+import io.edp.manager.LiveServerTest;
 import io.edp.manager.engines.HostEngines;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The statistics stream over a real connection (MockMvc does not stream): snapshots at the interval with counters
@@ -46,34 +41,15 @@ import org.springframework.test.context.DynamicPropertySource;
         "edp.engines.mbufs=4096",
         "edp.engines.real-drivers=false",
         "edp.agent.request-timeout=3s"})
-class StatsStreamTest {
+class StatsStreamTest extends LiveServerTest {
 
     private static final String OPERATOR = "stream-operator";
     private static final String VIEWER = "stream-viewer";
     private static final String SECRET_OPERATOR = "operator-secret";
     private static final String SECRET_VIEWER = "viewer-secret";
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcTemplate jdbc;
-
     @Autowired
     HostEngines engines;
-
-    private LiveApi api;
-
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        TestDatabase.register(registry);
-    }
-
-    @BeforeEach
-    void api() {
-        TestDatabase.empty(jdbc);
-        api = new LiveApi(port);
-    }
 
     /** A server-sent event as it arrived. */
     record Event(String name, String data, long arrivedNanos) {

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.logging.Level;
 
 import io.edp.manager.LiveApi;
-import io.edp.manager.TestDatabase;
+import io.edp.manager.LiveServerTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,13 +25,8 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The operations page in a real browser: Selenium drives Debian's chromium through its chromedriver
@@ -48,34 +43,20 @@ import org.springframework.test.context.DynamicPropertySource;
         "edp.security.viewer.password={noop}viewer-secret",
         "edp.engines.mbufs=4096",
         "edp.engines.real-drivers=false"})
-class OperationsPageBrowserTest {
+class OperationsPageBrowserTest extends LiveServerTest {
 
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final String OPERATOR = "page-operator";
     private static final String OPERATOR_SECRET = "operator-secret";
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcTemplate jdbc;
-
-    private LiveApi api;
     private WebDriver browser;
-
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        TestDatabase.register(registry);
-    }
 
     @BeforeEach
     void browser() {
         assertThat(Files.isExecutable(CHROMIUM)).as("%s is missing: apt-get install chromium", CHROMIUM).isTrue();
         assertThat(Files.isExecutable(CHROMEDRIVER)).as("%s is missing: apt-get install chromium-driver",
                 CHROMEDRIVER).isTrue();
-        TestDatabase.empty(jdbc);
-        api = new LiveApi(port);
         var options = new ChromeOptions().setBinary(CHROMIUM.toFile())
                 // as for any headless run on a closed network: no background connections, no sandbox as root
                 .addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
