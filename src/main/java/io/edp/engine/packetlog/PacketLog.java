@@ -12,10 +12,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The engine's distributed-firewall packet log: one {@link PacketLogWriter} per worker and one for the engine's
  * control path ({@link #control()}: the TERM lines of cleared connections), and a drainer thread
- * ({@code edp-packet-log}) that, while the log is enabled, empties their rings every {@link #DRAIN_INTERVAL_NANOS},
- * formats each record ({@link LogLine}) and hands the line to every output: syslog servers over UDP or TCP ({@link SyslogMessage}) and
- * the local rotating file. Workers never wait for it; what it cannot deliver is counted. Control methods are
- * serialized with the drainer.
+ * ({@code edp-packet-log}) that, while the log is enabled, empties their rings every
+ * {@link #DRAIN_INTERVAL_NANOS}, formats each record ({@link LogLine}) and hands the line to every output: syslog
+ * servers over UDP or TCP ({@link SyslogMessage}) and the local rotating file. Workers never wait for it; what it
+ * cannot deliver is counted. Control methods are serialized with the drainer.
  */
 public final class PacketLog implements AutoCloseable {
 
@@ -101,7 +101,7 @@ public final class PacketLog implements AutoCloseable {
         }
     }
 
-    /** Delivers every queued line now and flushes the outputs (the drainer does this every 10 ms). */
+    /** Delivers every queued line now and flushes the outputs (the drainer does this every 10 ms while enabled). */
     public synchronized void flush() {
         drain();
         for (LogOutput o : outputs) {

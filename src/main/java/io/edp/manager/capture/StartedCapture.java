@@ -10,6 +10,11 @@ import io.edp.engine.capture.CaptureStats;
 record StartedCapture(UUID id, UUID hostId, String port, CaptureRequest.Direction direction,
                       CaptureRequest.Filter filter, Instant startedAt, CaptureSpec spec) {
 
+    /** When the capture ends at the latest, by its time limit. */
+    Instant endsBy() {
+        return startedAt.plus(spec.maxDuration());
+    }
+
     CaptureResponse response(CaptureStats s) {
         return new CaptureResponse(id, hostId, port, direction, filter, spec.maxPackets(),
                 (int) spec.maxDuration().toSeconds(), spec.snaplen(), spec.nanosecondTimestamps(),

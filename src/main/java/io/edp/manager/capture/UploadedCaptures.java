@@ -59,24 +59,19 @@ public class UploadedCaptures {
             return stats != null && stats.state() == CaptureStats.State.ENDED;
         }
 
-        /** When the capture ends at the latest, by its time limit. */
-        Instant endsBy() {
-            return started.startedAt().plus(started.spec().maxDuration());
-        }
-
         /**
          * Whether its agent has not reported its end for {@code after} past its time limit: the agent ended it by
          * then, so it is not running; its state is {@link #unreportedStats} until the agent reports.
          */
         boolean unreported(Instant now, Duration after) {
-            return !ended() && endsBy().plus(after).isBefore(now);
+            return !ended() && started.endsBy().plus(after).isBefore(now);
         }
 
         /** Ended, UNREPORTED, at its time limit at the latest, with the counts of its last upload (none: zeros). */
         CaptureStats unreportedStats() {
             return ended(CaptureStats.EndReason.UNREPORTED, "its agent has not reported its end since its time "
                     + "limit (unreachable, or gone): counts and file as last uploaded; what the agent reports when "
-                    + "it is back replaces this", endsBy());
+                    + "it is back replaces this", started.endsBy());
         }
 
         /** Ended for {@code reason}, with the counts of its last upload (none: zeros). */
@@ -191,7 +186,7 @@ public class UploadedCaptures {
                 .param("id", started.id()).param("host", hostId)
                 .param("shown", EngineJson.MAPPER.writeValueAsString(started))
                 .param("started", Timestamp.from(started.startedAt()))
-                .param("endsBy", Timestamp.from(started.startedAt().plus(started.spec().maxDuration())))
+                .param("endsBy", Timestamp.from(started.endsBy()))
                 .param("maxFile", maxFile).update();
     }
 
