@@ -36,12 +36,16 @@ public final class ForwardingTables {
     private final int[] accessVlan;
     private final int[] mtu;
     private final int defaultUplink;
-    /** Per VLAN: the VM ports on it, in port order (null: none), the ports a broadcast is flooded to. */
-    private final int[][] vlanPorts = new int[4096][];
+    /**
+     * Per VLAN: the VM ports on it, in port order (null: none), the ports a broadcast is flooded to; up to the
+     * highest VLAN with a VM port, as the gateways' arrays go up to the highest VLAN with a gateway (an agent
+     * compiles a generation on every change: 4,096 entries each were most of its garbage).
+     */
+    private final int[][] vlanPorts;
     /** Per VLAN: the gateway's IPv4 address (flow-key form, 0: none) and IPv6 address (both 0: none). */
-    private final long[] gateway4 = new long[4096];
-    private final long[] gateway6Hi = new long[4096];
-    private final long[] gateway6Lo = new long[4096];
+    private final long[] gateway4;
+    private final long[] gateway6Hi;
+    private final long[] gateway6Lo;
     /** The VLANs that have a gateway: the router's addresses are theirs. */
     private final int[] gatewayVlans;
 
@@ -74,6 +78,8 @@ public final class ForwardingTables {
             }
         }
         defaultUplink = firstUplink;
+        vlanPorts = new int[ports.stream().filter(p -> !p.uplink()).mapToInt(SwitchPort::accessVlan).max()
+                .orElse(-1) + 1][];
         for (SwitchPort p : ports.stream().sorted(Comparator.comparingInt(SwitchPort::id)).toList()) {
             if (!p.uplink()) {
                 int[] on = vlanPorts[p.accessVlan()];
@@ -83,6 +89,10 @@ public final class ForwardingTables {
             }
         }
         gatewayVlans = gateways.stream().mapToInt(Gateway::vlan).toArray();
+        int vlans = Arrays.stream(gatewayVlans).max().orElse(-1) + 1;
+        gateway4 = new long[vlans];
+        gateway6Hi = new long[vlans];
+        gateway6Lo = new long[vlans];
         for (Gateway g : gateways) {
             gateway4[g.vlan()] = g.ipv4Hi();
             Cidr v6 = g.ipv6Address();
@@ -170,26 +180,26 @@ public final class ForwardingTables {
 
     /** The VM ports on {@code vlan} in port order, null when it has none; never modified by the caller. */
     public int[] vlanPorts(int vlan) {
-        return vlanPorts[vlan];
+        return vlan < vlanPorts.length ? vlanPorts[vlan] : null;
     }
 
     /** The gateway IPv4 address of {@code vlan} in the flow key's form, 0 when it has none. */
     public long gateway4(int vlan) {
-        return gateway4[vlan];
+        return vlan < gateway4.length ? gateway4[vlan] : 0;
     }
 
     public long gateway6Hi(int vlan) {
-        return gateway6Hi[vlan];
+        return vlan < gateway6Hi.length ? gateway6Hi[vlan] : 0;
     }
 
     public long gateway6Lo(int vlan) {
-        return gateway6Lo[vlan];
+        return vlan < gateway6Lo.length ? gateway6Lo[vlan] : 0;
     }
 
     /** Whether {@code vlan}'s gateway has the address (hi, lo) of {@code ipVersion} (IPv4 in hi's top 32 bits). */
     public boolean isGateway(int vlan, int ipVersion, long hi, long lo) {
-        return ipVersion == 4 ? hi != 0 && gateway4[vlan] == hi
-                : (hi != 0 || lo != 0) && gateway6Hi[vlan] == hi && gateway6Lo[vlan] == lo;
+        return ipVersion == 4 ? hi != 0 && gateway4(vlan) == hi
+                : (hi != 0 || lo != 0) && gateway6Hi(vlan) == hi && gateway6Lo(vlan) == lo;
     }
 
     /** Whether any segment's gateway has the address: the router answers echo to each of its addresses. */

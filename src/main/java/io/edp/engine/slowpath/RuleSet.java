@@ -103,6 +103,19 @@ public final class RuleSet {
             boolean tracksPrefixes, boolean tracksSources) {
     }
 
+    /** A stage row's tuples as a map key: rows with equal tuples share their words in {@link #stageMasks}. */
+    private record StageMask(long[] words) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof StageMask other && Arrays.equals(words, other.words);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(words);
+        }
+    }
+
     public RuleSet(List<FirewallRule> rules) {
         int n = rules.size();
         ids = new int[n];
@@ -227,11 +240,22 @@ public final class RuleSet {
             }
         }
         stageRows = new int[3 * 256];
-        var rowByMask = new HashMap<List<Long>, Integer>();
-        var masks = new ArrayList<Long>();
-        for (int row = 0; row < stageRows.length; row++) {
+        // a row differs from its version's protocol-0 row only at a protocol some tuple names: the protocols no tuple
+        // names take that row's offset (an agent recompiles its rules on every change of them: 768 rows each time)
+        var named = new boolean[256];
+        for (int t = 0; t < tupleFirstRule.length; t++) {
+            named[tupleProtocols[t]] |= tupleFirstRule[t] >= 0 && tupleProtocols[t] != 0;
+        }
+        var rowByMask = new HashMap<StageMask, Integer>();
+        long[] masks = new long[0];
+        for (int row = 0, unnamedRow = -1; row < stageRows.length; row++) {
             int version = row < 256 ? 4 : row < 512 ? 6 : -1; // -1: neither family, only version-free rules match
             int protocol = row & 0xFF;
+            unnamedRow = protocol == 0 ? -1 : unnamedRow;
+            if (!named[protocol] && unnamedRow >= 0) {
+                stageRows[row] = stageRows[unnamedRow];
+                continue;
+            }
             long[] mask = new long[words];
             for (int t = 0; t < tupleFirstRule.length; t++) {
                 if (tupleFirstRule[t] >= 0 && (tupleVersions[t] == 0 || tupleVersions[t] == version)
@@ -239,13 +263,16 @@ public final class RuleSet {
                     mask[t >>> 6] |= 1L << t;
                 }
             }
-            List<Long> key = Arrays.stream(mask).boxed().toList();
-            stageRows[row] = rowByMask.computeIfAbsent(key, k -> {
-                masks.addAll(k);
-                return masks.size() - words;
-            });
+            Integer at = rowByMask.putIfAbsent(new StageMask(mask), masks.length);
+            if (at == null) {
+                at = masks.length;
+                masks = Arrays.copyOf(masks, masks.length + words);
+                System.arraycopy(mask, 0, masks, at, words);
+            }
+            stageRows[row] = at;
+            unnamedRow = named[protocol] ? unnamedRow : row;
         }
-        stageMasks = masks.stream().mapToLong(Long::longValue).toArray();
+        stageMasks = masks;
         stageSummaries = summaries(stageMasks, 0, words);
         portSummaries = summaries(portTuples, 0, words);
         loggedIds = rules.stream().filter(FirewallRule::log).mapToInt(FirewallRule::id).sorted().toArray();
