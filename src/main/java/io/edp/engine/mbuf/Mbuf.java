@@ -26,7 +26,8 @@ import java.lang.foreign.ValueLayout;
  *   32   8  timestamp   rx time, ns
  *   40   8  connection  reference of the conntrack entry that let the packet through (slow path), -1 for none
  *   48   4  fragmentId  IPv4 identification / IPv6 fragment identification, when the key says fragment
- *   52  12  reserved
+ *   52   4  ipLength    IP packet bytes as its header says (IPv4 total length, IPv6 40 + payload), 0 for ARP
+ *   56   8  reserved
  * </pre>
  */
 public final class Mbuf {
@@ -47,6 +48,7 @@ public final class Mbuf {
     public static final int TIMESTAMP_OFFSET = 32;
     public static final int CONNECTION_OFFSET = 40;
     public static final int FRAGMENT_ID_OFFSET = 48;
+    public static final int IP_LENGTH_OFFSET = 52;
     public static final int FLOW_KEY_OFFSET = 64;
     public static final int FLOW_KEY_BYTES = 64;
 
@@ -239,6 +241,15 @@ public final class Mbuf {
 
     public Mbuf fragmentId(int id) {
         descriptors.set(INT, base + FRAGMENT_ID_OFFSET, id);
+        return this;
+    }
+
+    public int ipLength() {
+        return descriptors.get(INT, base + IP_LENGTH_OFFSET);
+    }
+
+    public Mbuf ipLength(int length) {
+        descriptors.set(INT, base + IP_LENGTH_OFFSET, length);
         return this;
     }
 

@@ -100,6 +100,7 @@ public final class FrameParser {
         d.set(BYTE, key + FlowKey.FLAGS, (byte) FlowKey.FLAG_SLOW_PATH_ONLY); // ARP never enters the cache
         d.set(BYTE, key + FlowKey.TTL, (byte) 0);
         m.l4Offset(0);
+        m.ipLength(0);
         return finish(m, d, key, spa, 0, tpa, 0, FlowKey.l4Word(0, 0, operation & 0xFF, 0, inPort), l2);
     }
 
@@ -117,6 +118,7 @@ public final class FrameParser {
         if (totalLength < headerBytes || l3 + totalLength > length) {
             return DropReason.BAD_IPV4_LENGTH.ordinal();
         }
+        m.ipLength(totalLength);
         int proto = u8(data, frame + l3 + 9);
         long src = (long) u32(data, frame + l3 + 12) << 32;
         long dst = (long) u32(data, frame + l3 + 16) << 32;
@@ -143,6 +145,7 @@ public final class FrameParser {
         if (end > length) {
             return DropReason.BAD_IPV6_LENGTH.ordinal();
         }
+        m.ipLength(end - l3);
         d.set(BYTE, key + FlowKey.TTL, data.get(BYTE, frame + l3 + 7));
         int next = u8(data, frame + l3 + 6);
         int at = l3 + IPV6_HEADER;

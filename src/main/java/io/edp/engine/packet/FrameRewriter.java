@@ -24,26 +24,17 @@ public final class FrameRewriter {
 
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
-    private static final int IPV6_HEADER = 40;
 
     private FrameRewriter() {
     }
 
     /**
      * Whether {@code a} sends {@code m} out of a port whose MTU its IP packet exceeds (IPv4 total length, IPv6 40 +
-     * payload length; never ARP): the worker drops it before the rewrite, and the packet trace says so.
+     * payload length, as the parser kept them; never ARP): the worker drops it before the rewrite, and the packet
+     * trace says so.
      */
     public static boolean exceedsMtu(Mbuf m, Action a, ForwardingTables t) {
-        if (a.drops()) {
-            return false;
-        }
-        long l3 = m.dataAddress() + m.l3Offset();
-        int length = switch (FlowKey.ipVersion(m.descriptors().get(LONG, m.flowKeyAddress() + FlowKey.L4))) {
-            case 4 -> m.data().get(U16, l3 + 2) & 0xFFFF;
-            case 6 -> IPV6_HEADER + (m.data().get(U16, l3 + 4) & 0xFFFF);
-            default -> 0;
-        };
-        return length > t.mtu(a.outPort());
+        return !a.drops() && m.ipLength() > t.mtu(a.outPort());
     }
 
     /** Rewrites the frame of {@code m}; returns {@link #FORWARD} or a {@link DropReason} ordinal. */

@@ -52,6 +52,7 @@ class FrameParserTest {
         assertThat(FlowKey.srcMac(m.descriptors(), m.flowKeyAddress())).isEqualTo(SRC);
         assertThat(m.l3Offset()).isEqualTo(14);
         assertThat(m.l4Offset()).isEqualTo(34);
+        assertThat(m.ipLength()).as("the IPv4 total length, for the egress MTU check").isEqualTo(20 + 8 + 10);
         assertThat(m.flowHash()).isNotZero();
     }
 
@@ -93,6 +94,7 @@ class FrameParserTest {
         assertThat(word(FlowKey.SRC_HI)).isEqualTo((long) A << 32);
         assertThat(word(FlowKey.DST_HI)).isEqualTo((long) B << 32);
         assertThat(FlowKey.flags(m.descriptors(), m.flowKeyAddress()) & FlowKey.FLAG_SLOW_PATH_ONLY).isNotZero();
+        assertThat(m.ipLength()).as("no IP packet: never over an MTU").isZero();
     }
 
     @Test
@@ -108,6 +110,7 @@ class FrameParserTest {
         assertThat(FlowKey.dstPort(l4)).isEqualTo(5353);
         assertThat(word(FlowKey.SRC_LO)).isEqualTo(1);
         assertThat(word(FlowKey.DST_LO)).isEqualTo(2);
+        assertThat(m.ipLength()).as("40 + the payload length").isEqualTo(40 + 8 + 8 + 8);
 
         Frames tooMany = Frames.ethernet(DST, SRC).ipv6(60, 0, 1, 0, 2, 5 * 8 + 8);
         for (int i = 0; i < 5; i++) {
