@@ -44,8 +44,9 @@ class ApiWebConfiguration implements WebMvcConfigurer {
     /**
      * Requests run on virtual threads, which the JVM runs on one carrier per core: with a pool of platform threads,
      * every keep-alive client's request in flight was a runnable thread of its own on two cores, time-sliced and
-     * parked between requests, and a statistics read cost about twice the CPU (docs/benchmarks.md). A request
-     * waiting on the database still holds no carrier, so {@link DatabaseRequestLimit} is what bounds those.
+     * parked between requests, and a read of the threads' statistics or of a page of hosts cost about twice the
+     * CPU (docs/benchmarks.md). A request waiting on the database holds no carrier, so {@link DatabaseRequestLimit}
+     * is what bounds those.
      */
     @Bean
     TomcatProtocolHandlerCustomizer<ProtocolHandler> requestsOnVirtualThreads() {
