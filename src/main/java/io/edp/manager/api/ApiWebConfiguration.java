@@ -3,8 +3,11 @@ package io.edp.manager.api;
 import java.util.List;
 
 import jakarta.validation.Validator;
+import org.apache.coyote.ProtocolHandler;
+import org.apache.tomcat.util.threads.VirtualThreadExecutor;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.tomcat.TomcatProtocolHandlerCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.webmvc.autoconfigure.WebMvcRegistrations;
 import org.springframework.context.annotation.Bean;
@@ -36,6 +39,18 @@ class ApiWebConfiguration implements WebMvcConfigurer {
                 new RequestBodyLimitFilter(limits.maxBodySize().toBytes(), problems));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
         return registration;
+    }
+
+    /**
+     * Requests run on virtual threads, which the JVM runs on one carrier per core: with a pool of platform threads,
+     * every keep-alive client's request in flight was a runnable thread of its own on two cores, time-sliced and
+     * parked between requests, and a read of the threads' statistics or of a page of hosts cost about twice the
+     * CPU (docs/benchmarks.md). A request waiting on the database holds no carrier, so {@link DatabaseRequestLimit}
+     * is what bounds those.
+     */
+    @Bean
+    TomcatProtocolHandlerCustomizer<ProtocolHandler> requestsOnVirtualThreads() {
+        return handler -> handler.setExecutor(new VirtualThreadExecutor("http-"));
     }
 
     /** Handler lookup that tries a mapping's path first ({@link PathFirstHandlerMapping}). */

@@ -10,7 +10,7 @@ import org.springframework.web.servlet.AsyncHandlerInterceptor;
 
 /**
  * A bulkhead in front of the database: at most {@code concurrentRequests} API requests work on it at once, and one
- * more is refused at once (503) rather than queued, since a queued request would hold an HTTP thread. Controllers
+ * more is refused at once (503) rather than queued behind the pool's connection timeout. Controllers
  * marked {@link WithoutDatabase} pass without a permit. An asynchronous request (a long poll) gives its permit back
  * while it waits, and its async dispatch, which only writes the result built meanwhile, takes none: when a change
  * answers a fleet's long polls at once, hundreds of dispatches would otherwise compete for permits they do not use

@@ -3,6 +3,7 @@ package io.edp.manager.api;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 import io.swagger.v3.oas.annotations.media.ArraySchema;
@@ -44,12 +45,12 @@ public record PageParams(
         var tokens = sort == null || sort.isEmpty() ? List.of(byDefault)
                 : sort.stream().flatMap(entry -> Arrays.stream(entry.split(","))).toList();
         for (var token : tokens) {
-            var direction = Sort.Direction.fromOptionalString(token.strip());
-            if (direction.isPresent() && !orders.isEmpty()) {
-                orders.add(orders.removeLast().with(direction.get()));
+            var property = token.strip();
+            var direction = direction(property);
+            if (direction != null && !orders.isEmpty()) {
+                orders.add(orders.removeLast().with(direction));
                 continue;
             }
-            var property = token.strip();
             if (!sortable.contains(property)) {
                 throw new InvalidRequestException("sort", "cannot sort by '" + token + "'; use one of "
                         + sortable.stream().sorted().toList() + ", optionally followed by ,asc or ,desc");
@@ -64,5 +65,17 @@ public record PageParams(
                     + MAX_OFFSET + ", the last any list can reach; use a page number up to " + MAX_OFFSET / pageSize);
         }
         return PageRequest.of(number, pageSize, Sort.by(orders));
+    }
+
+    /**
+     * The direction {@code token} names, as {@link Sort.Direction#fromOptionalString} reads it, or null; without its
+     * exception for every property name (a stack trace filled on each sorted request).
+     */
+    private static Sort.Direction direction(String token) {
+        return switch (token.toUpperCase(Locale.US)) {
+            case "ASC" -> Sort.Direction.ASC;
+            case "DESC" -> Sort.Direction.DESC;
+            default -> null;
+        };
     }
 }

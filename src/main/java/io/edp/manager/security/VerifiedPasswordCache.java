@@ -29,8 +29,11 @@ final class VerifiedPasswordCache implements PasswordEncoder {
     private final PasswordEncoder delegate;
     private final Duration ttl;
     private final InstantSource clock;
-    /** Mac.getInstance looks the provider up each time: a few percent of a statistics read; a Mac serves a thread. */
-    private final ThreadLocal<Mac> macs;
+    /**
+     * Keyed once and cloned per check: Mac.getInstance looks the provider up each time (a few percent of a statistics
+     * read), and a Mac per thread would be one per request on the HTTP threads, which are virtual.
+     */
+    private final Mac keyed;
     private final ConcurrentHashMap<String, Long> verifiedUntilMillis = new ConcurrentHashMap<>();
 
     VerifiedPasswordCache(PasswordEncoder delegate, Duration ttl, InstantSource clock) {
@@ -40,15 +43,12 @@ final class VerifiedPasswordCache implements PasswordEncoder {
         var secret = new byte[32];
         new SecureRandom().nextBytes(secret);
         var key = new SecretKeySpec(secret, HMAC);
-        this.macs = ThreadLocal.withInitial(() -> {
-            try {
-                var mac = Mac.getInstance(HMAC);
-                mac.init(key);
-                return mac;
-            } catch (GeneralSecurityException e) {
-                throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
-            }
-        });
+        try {
+            this.keyed = Mac.getInstance(HMAC);
+            keyed.init(key);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+        }
     }
 
     @Override
@@ -83,7 +83,12 @@ final class VerifiedPasswordCache implements PasswordEncoder {
     }
 
     private String fingerprint(CharSequence rawPassword, String encodedPassword) {
-        var mac = macs.get(); // doFinal leaves it reset for the next use
+        Mac mac;
+        try {
+            mac = (Mac) keyed.clone();
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException("the JDK's HmacSHA256 can be cloned", e);
+        }
         mac.update(encodedPassword.getBytes(StandardCharsets.UTF_8));
         mac.update((byte) 0);
         return Base64.getEncoder().encodeToString(mac.doFinal(rawPassword.toString().getBytes(StandardCharsets.UTF_8)));
