@@ -32,9 +32,10 @@ class IdleWorkerTest {
             IdleWorkers.awaitIdle(engine);
             ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
             long id = engine.workerThreadIds()[0];
-            // up to three windows: in two of five full CI runs one window took 0.7-0.8 % of a core (13-16 ms of
-            // worker CPU in 2 s, cause not found) where the same test alone measures 0.04-0.07 %, interpreted
-            // too (-Xint); a worker that spins or polls fails every window. Each window says what else happened.
+            // up to three windows: under a full CI run a window has taken 0.4-0.8 % of a core (one: 7.4 ms of
+            // worker CPU over 3 iterations, no collection, 1 ms compiling) where the test alone measures 0.04 %, and
+            // 0.05 % interpreted (-Xint): most likely the host preempting the VM mid-iteration, which this VM (it
+            // reports no steal time) charges to the running thread. A worker that spins or polls fails every window.
             List<IdleWindow> windows = new ArrayList<>();
             for (int w = 0; w < 3 && (windows.isEmpty() || windows.getLast().share() >= 0.005); w++) {
                 IdleWindow window = IdleWindow.measure(engine, threads, id);
