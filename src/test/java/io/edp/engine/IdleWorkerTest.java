@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class IdleWorkerTest {
 
+    private static final System.Logger LOG = System.getLogger(IdleWorkerTest.class.getName());
     private static final long LONG_SLEEP = Worker.MAX_SLEEP.toNanos();
     private static final Duration SETTLE = Duration.ofSeconds(20);
 
@@ -44,7 +45,7 @@ class IdleWorkerTest {
                 assertThat(window.iterationsPerSecond()).as("iterations per second while idle: %s", window)
                         .isLessThan(20);
             }
-            System.out.println("idle EDP_STANDARD worker, per window: " + windows); // CI's log keeps every spike
+            LOG.log(System.Logger.Level.INFO, "idle EDP_STANDARD worker, per window: {0}", windows); // CI keeps it
             // the goal is 0.1 % of a core; a loaded machine gets five times that
             assertThat(windows.getLast().share()).as("worker CPU share while idle, per window: %s", windows)
                     .isLessThan(0.005);
