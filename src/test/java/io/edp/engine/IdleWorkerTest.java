@@ -45,7 +45,9 @@ class IdleWorkerTest {
                 assertThat(window.iterationsPerSecond()).as("iterations per second while idle: %s", window)
                         .isLessThan(20);
             }
-            LOG.log(System.Logger.Level.INFO, "idle EDP_STANDARD worker, per window: {0}", windows); // CI keeps it
+            // above the 0.1 % goal a warning, which the full suite's WARN logging (set by in-process benches) keeps
+            LOG.log(windows.stream().anyMatch(w -> w.share() > 0.001) ? System.Logger.Level.WARNING
+                    : System.Logger.Level.INFO, "idle EDP_STANDARD worker, per window: {0}", windows);
             // the goal is 0.1 % of a core; a loaded machine gets five times that
             assertThat(windows.getLast().share()).as("worker CPU share while idle, per window: %s", windows)
                     .isLessThan(0.005);
