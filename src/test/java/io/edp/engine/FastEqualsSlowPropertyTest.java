@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.edp.engine.LockstepEngines.Outcome;
 import io.edp.engine.ModelEvent.Advance;
 import io.edp.engine.ModelEvent.ApplyFlowCache;
+import io.edp.engine.ModelEvent.ApplyMtu;
 import io.edp.engine.ModelEvent.ApplyRoutes;
 import io.edp.engine.ModelEvent.ApplyRules;
 import io.edp.engine.ModelEvent.ApplyTlbThreshold;
@@ -21,6 +22,8 @@ import io.edp.engine.ModelNetwork.Pair;
 import io.edp.engine.ModelNetwork.Protocol;
 import io.edp.engine.ModelNetwork.Tagging;
 import io.edp.engine.fastpath.FlowCache;
+import io.edp.engine.packet.DropReason;
+import io.edp.engine.nic.PortConfig;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -48,16 +51,17 @@ import net.jqwik.api.state.Transformer;
 
 /**
  * Fast equals slow, as a model-based differential test: random sequences of packets (TCP handshakes, data,
- * FIN and RST; UDP; ICMP echo; IPv4 and IPv6 fragments; VLAN, QinQ and untagged frames), clock moves across
- * every timeout (connections, the flow-cache expiry window) and configuration changes (rules, routes, flow cache,
- * TLB, modes, queue moves, cache flushes, connections cleared) drive an engine under test, starting in EDP_STANDARD, and a LEGACY
+ * FIN and RST; UDP; ICMP echo; IPv4 and IPv6 fragments; VLAN, QinQ and untagged frames; now and then a datagram
+ * over an egress port's MTU), clock moves across every timeout (connections, the flow-cache expiry window) and
+ * configuration changes (rules, routes, flow cache, port MTUs, TLB, modes, queue moves, cache flushes, connections
+ * cleared) drive an engine under test, starting in EDP_STANDARD, and a LEGACY
  * reference in lockstep on one manual clock; every frame must come out of both alike (see {@link SequenceRun}).
  * A failing sequence shrinks to a few events. {@code -Dedp.difftest.tries=N} runs N sequences instead of the
  * CI's {@value #CI_SEQUENCES}. The engine under test runs the live verifier on every fast-path hit: at the end of
  * a sequence it must have found no mismatch, and its rule counters (packets, bytes, connections per rule, fast-path
  * hits included) must equal the reference's.
  *
- * <p>The examples are the four ways the promise was seen broken, as fixed sequences.
+ * <p>The examples are the ways the promise was seen broken, and the cases it must keep, as fixed sequences.
  */
 class FastEqualsSlowPropertyTest {
 
@@ -69,6 +73,7 @@ class FastEqualsSlowPropertyTest {
     private static final LongAdder VERIFIER_CHECKS = new LongAdder();
     private static final LongAdder LOG_LINES = new LongAdder();
     private static final LongAdder STORM_CONTROLLED = new LongAdder();
+    private static final LongAdder OVER_MTU = new LongAdder();
 
     /** The runs this property's sequences opened (a chain that fails midway does not hand back its state). */
     private final List<SequenceRun> opened = new ArrayList<>();
@@ -93,6 +98,7 @@ class FastEqualsSlowPropertyTest {
             for (SequenceRun run : opened) {
                 FRAMES.add(run.frames());
                 LOG_LINES.add(run.loggedLines());
+                OVER_MTU.add(run.overMtu());
                 run.close();
             }
             opened.clear();
@@ -104,8 +110,8 @@ class FastEqualsSlowPropertyTest {
         if (SEQUENCES.sum() > 0) {
             System.out.printf("fast equals slow: %d sequences, %d events, %d frames through both engines, "
                     + "%d fast-path hits verified live, %d packet-log lines alike, %d floods held back by storm "
-                    + "control alike%n", SEQUENCES.sum(), EVENTS.sum(), FRAMES.sum(), VERIFIER_CHECKS.sum(),
-                    LOG_LINES.sum(), STORM_CONTROLLED.sum());
+                    + "control alike, %d frames over an MTU alike%n", SEQUENCES.sum(), EVENTS.sum(), FRAMES.sum(),
+                    VERIFIER_CHECKS.sum(), LOG_LINES.sum(), STORM_CONTROLLED.sum(), OVER_MTU.sum());
         }
     }
 
@@ -138,7 +144,10 @@ class FastEqualsSlowPropertyTest {
         Arbitrary<Integer> kind = Arbitraries.frequency(Tuple.of(6, 0), Tuple.of(2, 1), Tuple.of(2, 2),
                 Tuple.of(1, 3), Tuple.of(1, 4));
         Arbitrary<Integer> ttl = Arbitraries.frequency(Tuple.of(30, 64), Tuple.of(1, 1), Tuple.of(1, 2));
-        Arbitrary<ModelEvent> send = Combinators.combine(flow, reply, kind, tagging, ttl).as(Send::new);
+        // now and then a datagram too big for uplink 1's MTU, or for any port's once an event has lowered it
+        Arbitrary<Integer> payload = Arbitraries.frequency(Tuple.of(12, FlowFrames.PAYLOAD),
+                Tuple.of(1, ModelNetwork.LARGE_PAYLOAD));
+        Arbitrary<ModelEvent> send = Combinators.combine(flow, reply, kind, tagging, ttl, payload).as(Send::new);
         Arbitrary<ModelEvent> fragment = Combinators.combine(flow, reply, Arbitraries.of(0, 1, 3),
                 Arbitraries.of(true, false), Arbitraries.integers().between(1, 3), tagging).as(SendFragment::new);
         // across the cache windows (2–5, 20–40, 90–150 s) and the connection timeouts (20, 30, 45, 60 s, 1 h)
@@ -150,6 +159,8 @@ class FastEqualsSlowPropertyTest {
                 .uniqueElements().ofMaxSize(ModelNetwork.ROUTES.size()).map(ApplyRoutes::new);
         Arbitrary<ModelEvent> cache = Arbitraries.integers().between(0, ModelNetwork.CACHE_SETTINGS.size() - 1)
                 .map(ApplyFlowCache::new);
+        Arbitrary<ModelEvent> mtu = Combinators.combine(Arbitraries.integers().between(0, 3),
+                Arbitraries.of(ModelNetwork.SMALL_MTU, PortConfig.DEFAULT_MTU)).as(ApplyMtu::new);
         Arbitrary<ModelEvent> tlb = Arbitraries.of(50, 70, 90).map(ApplyTlbThreshold::new);
         Arbitrary<ModelEvent> mode = Arbitraries.of(Mode.EDP_STANDARD, Mode.LEGACY, Mode.EDP_DEDICATED)
                 .map(SwitchMode::new);
@@ -165,6 +176,7 @@ class FastEqualsSlowPropertyTest {
                 .withAction(4, action(rules))
                 .withAction(3, action(routes))
                 .withAction(3, action(cache))
+                .withAction(2, action(mtu))
                 .withAction(3, action(tlb))
                 .withAction(3, action(mode))
                 .withAction(2, action(move))
@@ -362,6 +374,37 @@ class FastEqualsSlowPropertyTest {
             assertThat(stats.flood().frames()).isEqualTo(6);
             assertThat(stats.routerReplies().echoReplies()).isEqualTo(6);
             assertThat(stats.routerReplies().timeExceeded()).isEqualTo(3);
+        }
+    }
+
+    // (8) the egress MTU is checked per packet: a cached flow meets an MTU lowered live as its first packet would
+
+    @Property(generation = GenerationMode.EXHAUSTIVE)
+    void aLargeDatagramOfACachedFlowMeetsAnMtuLoweredLive(@ForAll boolean ipv6) {
+        EngineConfig config = ModelNetwork.config(Mode.EDP_STANDARD, List.of(), ModelNetwork.INITIAL_ROUTES,
+                ModelNetwork.CACHE_SETTINGS.get(1));
+        Flow toB = new Flow(Protocol.UDP, Pair.A_B, ipv6, 0); // switched out of uplink 0
+        Flow toC = new Flow(Protocol.UDP, Pair.A_C, ipv6, 0); // routed out of uplink 1
+        int large = ModelNetwork.LARGE_PAYLOAD;
+        try (SequenceRun run = new SequenceRun(config, List.of(toB, toC))) {
+            run.run(List.of(new ApplyMtu(2, PortConfig.DEFAULT_MTU), send(0, false, 0), send(1, false, 0)));
+            for (int flow = 0; flow < 2; flow++) {
+                Outcome[] fits = run.send(new Send(flow, false, 0, Tagging.LINK, 64, large));
+                assertThat(SequenceRun.passed(fits[0])).as("%s, %d bytes under 1,500", run.flow(flow), large).isTrue();
+            }
+            run.run(List.of(new ApplyMtu(0, ModelNetwork.SMALL_MTU), new ApplyMtu(2, ModelNetwork.SMALL_MTU)));
+            long hits = run.engines().underTest().stats().flowCache().hits();
+            Outcome[] switched = run.send(new Send(0, false, 0, Tagging.LINK, 64, large));
+            assertThat(switched[0].transmitted()).as("switched: dropped, a switch has no address to answer from")
+                    .isEmpty();
+            Outcome[] routed = run.send(new Send(1, false, 0, Tagging.LINK, 64, large));
+            assertThat(routed[0].transmitted().keySet()).as("routed: answered back to A").containsExactly(Host.A.port);
+            for (Outcome[] tooBig : List.of(switched, routed)) {
+                assertThat(tooBig[0].drops()).containsEntry(DropReason.MTU_EXCEEDED, 1L);
+            }
+            assertThat(SequenceRun.passed(run.send(send(1, false, 0))[0])).as("a small datagram still fits").isTrue();
+            assertThat(run.engines().underTest().stats().flowCache().hits()).as("fast-path hits after the change")
+                    .isGreaterThan(hits);
         }
     }
 

@@ -18,7 +18,8 @@ final class FlowFrames {
     record Ingress(int port, byte[] frame) {
     }
 
-    private static final int PAYLOAD = 8;
+    /** The payload most frames carry: the sequence number. */
+    static final int PAYLOAD = 8;
 
     private FlowFrames() {
     }
@@ -42,16 +43,27 @@ final class FlowFrames {
 
     /** A whole datagram of the flow; {@code kind} picks the TCP flags (see {@link ModelNetwork#tcpFlags}). */
     static Ingress packet(Flow flow, boolean reply, int kind, Tagging tagging, int ttl, int seq) {
+        return packet(flow, reply, kind, tagging, ttl, seq, PAYLOAD);
+    }
+
+    /** The same with {@code payload} bytes (at least {@value #PAYLOAD}: the sequence number, then zeros). */
+    static Ingress packet(Flow flow, boolean reply, int kind, Tagging tagging, int ttl, int seq, int payload) {
         Host from = sender(flow, reply);
         return new Ingress(from.port, packet(flow, reply, kind, tags(from, tagging), from.mac,
-                from.macTowards(receiver(flow, reply)), ttl, seq));
+                from.macTowards(receiver(flow, reply)), ttl, seq, payload));
     }
 
     /** The same datagram with the given L2 header and TTL, e.g. as a router must emit it. */
     static byte[] packet(Flow flow, boolean reply, int kind, int[] tags, long srcMac, long dstMac, int ttl, int seq) {
-        ByteBuffer l4 = ByteBuffer.allocate(64);
-        transportHeader(l4, flow, reply, kind, PAYLOAD);
+        return packet(flow, reply, kind, tags, srcMac, dstMac, ttl, seq, PAYLOAD);
+    }
+
+    private static byte[] packet(Flow flow, boolean reply, int kind, int[] tags, long srcMac, long dstMac, int ttl,
+            int seq, int payload) {
+        ByteBuffer l4 = ByteBuffer.allocate(64 + payload);
+        transportHeader(l4, flow, reply, kind, payload);
         l4.putLong(seq);
+        l4.position(l4.position() + payload - PAYLOAD);
         return frame(flow, reply, tags, srcMac, dstMac, ttl, -1, 0, false, l4);
     }
 

@@ -14,14 +14,23 @@ sealed interface ModelEvent {
 
     String describe(List<Flow> flows);
 
-    /** A whole datagram of flow {@code flow} (modulo the sequence's flows), from its initiator or as a reply. */
-    record Send(int flow, boolean reply, int kind, Tagging tagging, int ttl) implements ModelEvent {
+    /**
+     * A whole datagram of flow {@code flow} (modulo the sequence's flows), from its initiator or as a reply, with
+     * {@code payload} bytes after the transport header.
+     */
+    record Send(int flow, boolean reply, int kind, Tagging tagging, int ttl, int payload) implements ModelEvent {
+
+        /** A datagram of the small payload most frames carry. */
+        Send(int flow, boolean reply, int kind, Tagging tagging, int ttl) {
+            this(flow, reply, kind, tagging, ttl, FlowFrames.PAYLOAD);
+        }
 
         @Override
         public String describe(List<Flow> flows) {
             Flow f = flows.get(flow % flows.size());
             return f + (reply ? " reply" : "") + (f.protocol() == Protocol.TCP ? " " + ModelNetwork.tcpFlagNames(kind) : "")
-                    + (tagging == Tagging.LINK ? "" : " " + tagging) + (ttl == 64 ? "" : " ttl " + ttl);
+                    + (tagging == Tagging.LINK ? "" : " " + tagging) + (ttl == 64 ? "" : " ttl " + ttl)
+                    + (payload == FlowFrames.PAYLOAD ? "" : " " + payload + " bytes");
         }
     }
 
@@ -69,6 +78,15 @@ sealed interface ModelEvent {
         @Override
         public String describe(List<Flow> flows) {
             return "apply flow cache " + ModelNetwork.CACHE_SETTINGS.get(setting);
+        }
+    }
+
+    /** The MTU of port {@code port}, changed live. */
+    record ApplyMtu(int port, int mtu) implements ModelEvent {
+
+        @Override
+        public String describe(List<Flow> flows) {
+            return "apply MTU " + mtu + " on port " + port;
         }
     }
 

@@ -225,14 +225,22 @@ final class ModelNetwork {
     static final List<CacheSetting> CACHE_SETTINGS = List.of(new CacheSetting(64, 2, 5),
             new CacheSetting(64, 90, 150), new CacheSetting(4, 20, 40), new CacheSetting(1024, 3, 3));
 
-    /** The engine configuration of the network: four small loopback ports, two workers. */
+    /**
+     * The MTU of uplink 1 (towards C) at the start, and the one {@link ModelEvent.ApplyMtu} sets or lifts: a
+     * {@link #LARGE_PAYLOAD} datagram exceeds it, a small one never does.
+     */
+    static final int SMALL_MTU = 1280;
+    /** A payload whose datagram fits the default MTU (1,500) but not {@link #SMALL_MTU}, in either IP version. */
+    static final int LARGE_PAYLOAD = 1400;
+
+    /** The engine configuration of the network: four small loopback ports (uplink 1's MTU small), two workers. */
     static EngineConfig config(Mode mode, List<Integer> rules, List<Integer> routes, CacheSetting cache) {
         Map<String, String> small = Map.of("ringSize", "64", "sinkFlows", "0");
         EngineConfig.Builder b = EngineConfig.builder()
                 .mode(mode)
                 .port(new PortConfig(0, "uplink0", 0, 2, 2, "loopback", small))
                 .port(new PortConfig(1, "vm-a-eth0", 0, 1, 2, "loopback", small))
-                .port(new PortConfig(2, "uplink1", 0, 1, 2, "loopback", small))
+                .port(new PortConfig(2, "uplink1", 0, 1, 2, "loopback", small, SMALL_MTU))
                 .port(new PortConfig(3, "vm-e-eth0", 0, 1, 2, "loopback", small))
                 .vnic(new VnicConfig("vm-a-eth0", "vm-a", 1, "02:00:00:00:00:01", VM_VLAN, AdapterType.VMXNET3))
                 .vnic(new VnicConfig("vm-e-eth0", "vm-e", 3, "02:00:00:00:00:0e", VM_VLAN, AdapterType.VMXNET3))

@@ -4,6 +4,7 @@ import io.edp.engine.FlowFrames.Ingress;
 import io.edp.engine.LockstepEngines.Outcome;
 import io.edp.engine.ModelEvent.Advance;
 import io.edp.engine.ModelEvent.ApplyFlowCache;
+import io.edp.engine.ModelEvent.ApplyMtu;
 import io.edp.engine.ModelEvent.ApplyRoutes;
 import io.edp.engine.ModelEvent.ApplyRules;
 import io.edp.engine.ModelEvent.ApplyTlbThreshold;
@@ -47,6 +48,8 @@ final class SequenceRun implements AutoCloseable {
     private int frames;
     /** Packet-log lines the engine under test wrote, each compared with the reference's. */
     private int loggedLines;
+    /** Frames both engines dropped alike for exceeding their egress port's MTU. */
+    private int overMtu;
     private long seconds;
 
     SequenceRun(EngineConfig config, List<Flow> flows) {
@@ -66,6 +69,11 @@ final class SequenceRun implements AutoCloseable {
     /** Packet-log lines compared so far. */
     int loggedLines() {
         return loggedLines;
+    }
+
+    /** Frames over an egress MTU so far. */
+    int overMtu() {
+        return overMtu;
     }
 
     void run(List<? extends ModelEvent> events) {
@@ -100,6 +108,11 @@ final class SequenceRun implements AutoCloseable {
             case ApplyFlowCache c -> {
                 log(c);
                 engines.apply(b -> b.flowCache(ModelNetwork.CACHE_SETTINGS.get(c.setting()).config()));
+            }
+            case ApplyMtu m -> {
+                log(m);
+                engines.apply(b -> b.ports(b.build().ports().stream()
+                        .map(p -> p.id() == m.port() ? p.withMtu(m.mtu()) : p).toList()));
             }
             case ApplyTlbThreshold t -> {
                 log(t);
@@ -141,7 +154,7 @@ final class SequenceRun implements AutoCloseable {
     Outcome[] send(Send s) {
         log(s);
         Flow flow = flow(s.flow());
-        Ingress frame = FlowFrames.packet(flow, s.reply(), s.kind(), s.tagging(), s.ttl(), frames++);
+        Ingress frame = FlowFrames.packet(flow, s.reply(), s.kind(), s.tagging(), s.ttl(), frames++, s.payload());
         Outcome[] outcomes = engines.send(frame);
         check(outcomes);
         return outcomes;
@@ -184,6 +197,7 @@ final class SequenceRun implements AutoCloseable {
 
     private void check(Outcome[] outcomes) {
         loggedLines += outcomes[0].logged().size();
+        overMtu += outcomes[0].drops().getOrDefault(DropReason.MTU_EXCEEDED, 0L).intValue();
         if (!outcomes[0].equals(outcomes[1])) {
             fail(mode(0) + " differs from " + mode(1) + ":\n   " + mode(0) + ": " + outcomes[0] + "\n   " + mode(1)
                     + ": " + outcomes[1]);
