@@ -79,7 +79,9 @@ public final class EngineCommand {
         return EXIT_OK;
     }
 
-    /** Prints a statistics line every interval, and each new decision of the engine's TLB, until {@link #stop} opens. */
+    /**
+     * Prints a statistics line every interval, and each new decision of the engine's TLB, until {@link #stop} opens.
+     */
     private void report(Engine engine, long intervalNanos) {
         EngineStats previous = engine.stats();
         Instant lastShown = Instant.MIN;

@@ -51,7 +51,8 @@ public record EngineConfigFile(EngineConfig engine, Duration statsInterval) {
                 throw new IllegalArgumentException("unknown field '" + name + "' (known: " + TOP_LEVEL + ")");
             }
         }
-        EngineConfig.Builder builder = EngineConfig.builder().mode(Mode.parse(text(root, "mode", "EDP_STANDARD", "mode")));
+        EngineConfig.Builder builder = EngineConfig.builder()
+                .mode(Mode.parse(text(root, "mode", "EDP_STANDARD", "mode")));
         if (root.has("workersPerNumaNode")) {
             for (Map.Entry<String, JsonNode> node : root.get("workersPerNumaNode").properties()) {
                 builder.workers(parseInt(node.getKey(), "workersPerNumaNode key"),
@@ -75,8 +76,9 @@ public record EngineConfigFile(EngineConfig engine, Duration statsInterval) {
         i = 0;
         for (JsonNode route : array(root, "routes")) {
             String at = "routes[" + i++ + "]";
-            builder.route(new Route(text(route, "prefix", null, at + ".prefix"), text(route, "nextHopMac", null, at + ".nextHopMac"),
-                    integer(route, "port", null, at + ".port"), integer(route, "vlan", 0, at + ".vlan")));
+            builder.route(new Route(text(route, "prefix", null, at + ".prefix"),
+                    text(route, "nextHopMac", null, at + ".nextHopMac"), integer(route, "port", null, at + ".port"),
+                    integer(route, "vlan", 0, at + ".vlan")));
         }
         int seconds = integer(root, "statsIntervalSeconds", 5, "statsIntervalSeconds");
         if (seconds < 1) {
@@ -130,7 +132,8 @@ public record EngineConfigFile(EngineConfig engine, Duration statsInterval) {
             }
         }
         int id = integer(port, "id", null, at + ".id");
-        return new PortConfig(id, text(port, "name", "port" + id, at + ".name"), integer(port, "numaNode", 0, at + ".numaNode"),
+        return new PortConfig(id, text(port, "name", "port" + id, at + ".name"),
+                integer(port, "numaNode", 0, at + ".numaNode"),
                 integer(port, "rxQueues", 1, at + ".rxQueues"), integer(port, "txQueues", 1, at + ".txQueues"),
                 text(port, "driver", null, at + ".driver"), options);
     }
@@ -148,7 +151,8 @@ public record EngineConfigFile(EngineConfig engine, Duration statsInterval) {
             throw new IllegalArgumentException(at + ".verdict must be ALLOW, DROP or REJECT: " + verdict);
         }
         return new FirewallRule(integer(rule, "id", null, at + ".id"), text(rule, "source", "any", at + ".source"),
-                text(rule, "destination", "any", at + ".destination"), protocol(text(rule, "protocol", "any", at + ".protocol"), at),
+                text(rule, "destination", "any", at + ".destination"),
+                protocol(text(rule, "protocol", "any", at + ".protocol"), at),
                 ports(text(rule, "sourcePorts", "any", at + ".sourcePorts"), at + ".sourcePorts"),
                 ports(text(rule, "destinationPorts", "any", at + ".destinationPorts"), at + ".destinationPorts"),
                 appliedTo, parsed);

@@ -28,7 +28,8 @@ public final class StatsLine {
         StringBuilder line = new StringBuilder();
         for (Map.Entry<DropReason, Long> drop : stats.drops().entrySet()) {
             if (drop.getValue() > 0) {
-                line.append(' ').append(drop.getKey().name().toLowerCase(Locale.ROOT)).append('=').append(drop.getValue());
+                line.append(' ').append(drop.getKey().name().toLowerCase(Locale.ROOT))
+                        .append('=').append(drop.getValue());
             }
         }
         return line.toString();

@@ -213,17 +213,16 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * Makes {@code next} the running configuration: compiles it, publishes it as a new generation, and returns
-     * the generation number once every worker has begun an iteration under it. All or nothing: a worker that is
-     * not running refuses the apply before anything changes, and one that does not take the new generation within
-     * {@link Worker#RESPONSE_DEADLINE} makes it fail with the previous configuration published again (under a
-     * new number, since the workers that took the failed one cached entries under its number); either way the
-     * engine needs rebuilding ({@link #health}). Everything changes live except
-     * the workers and the pool and conntrack sizes: ports may come and go (a port's own settings are fixed but for its MTU;
-     * remove it and add it again to change them). A removed port's queues are released before the publish and its
-     * driver closed after the grace period; an added port's queues are placed after it. When the vNICs change,
-     * every running port's driver hears of it after the grace period ({@link NicDriver#vnicsChanged}), so
-     * NetQueue filters follow them.
+     * Makes {@code next} the running configuration: compiles it, publishes it as a new generation, and returns the
+     * generation number once every worker has begun an iteration under it. All or nothing: a worker that is not running
+     * refuses the apply before anything changes, and one that does not take the new generation within
+     * {@link Worker#RESPONSE_DEADLINE} makes it fail with the previous configuration published again (under a new
+     * number, since the workers that took the failed one cached entries under its number); either way the engine needs
+     * rebuilding ({@link #health}). Everything changes live except the workers and the pool and conntrack sizes: ports
+     * may come and go (a port's own settings are fixed but for its MTU; remove it and add it again to change them). A
+     * removed port's queues are released before the publish and its driver closed after the grace period; an added
+     * port's queues are placed after it. When the vNICs change, every running port's driver hears of it after the grace
+     * period ({@link NicDriver#vnicsChanged}), so NetQueue filters follow them.
      */
     public synchronized int apply(EngineConfig next) {
         ensureOpen();
@@ -501,9 +500,10 @@ public final class Engine implements AutoCloseable {
 
     /**
      * Clears the connections {@code filter} selects (as {@code conntrack -D}) and returns how many: they leave the
-     * table (each whose rule is logged with a {@code TERM … CLEARED} line in the packet log), then every worker drops, between two bursts, the flow-cache entries that rested on them, so from the
-     * return on their flows' packets get exactly what the slow path gives them now (a reply that passed only as
-     * part of a connection is dropped on both paths; a packet the rules allow starts a new one).
+     * table (each whose rule is logged with a {@code TERM … CLEARED} line in the packet log), then every worker drops,
+     * between two bursts, the flow-cache entries that rested on them, so from the return on their flows' packets get
+     * exactly what the slow path gives them now (a reply that passed only as part of a connection is dropped on both
+     * paths; a packet the rules allow starts a new one).
      */
     public synchronized int clearConnections(ConnectionFilter filter) {
         ensureOpen();

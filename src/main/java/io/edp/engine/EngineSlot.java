@@ -7,11 +7,11 @@ import io.edp.engine.worker.WorkerHealth;
 import java.util.Optional;
 
 /**
- * Where one host's engine runs, made to run each configuration pushed to it: live when the running engine can take
- * the change (mode, vNICs, rules, routes, flow cache, Thread Load Balancer, added or removed ports, a port's MTU);
- * rebuilt when it changes the workers, the memory or another setting of a port it keeps, handing the old engine's connection table and rule
- * counters to the new one so no connection is cut and no kept rule's counts restart; rebuilt too when a worker is
- * not running (dead or stalled): a new engine is the only cure. The manager's embedded engines and an agent's
+ * Where one host's engine runs, made to run each configuration pushed to it: live when the running engine can take the
+ * change (mode, vNICs, rules, routes, flow cache, Thread Load Balancer, added or removed ports, a port's MTU); rebuilt
+ * when it changes the workers, the memory or another setting of a port it keeps, handing the old engine's connection
+ * table and rule counters to the new one so no connection is cut and no kept rule's counts restart; rebuilt too when a
+ * worker is not running (dead or stalled): a new engine is the only cure. The manager's embedded engines and an agent's
  * engine both run this way. Not thread-safe: callers serialize the calls for one slot.
  */
 public final class EngineSlot implements AutoCloseable {

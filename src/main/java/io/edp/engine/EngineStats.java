@@ -95,8 +95,8 @@ public record EngineStats(Instant takenAt, long takenAtNanos, int generation, Mo
 
     /**
      * The router's own packets over all workers: ARP replies, neighbor advertisements, echo replies, ICMP time
-     * exceeded, fragmentation needed / packet too big; those held back by the per-worker rate limit or for want of a buffer; frames for the router it does
-     * not answer.
+     * exceeded, fragmentation needed / packet too big; those held back by the per-worker rate limit or for want of a
+     * buffer; frames for the router it does not answer.
      */
     public record RouterReplyStats(long arpReplies, long neighborAdvertisements, long echoReplies, long timeExceeded,
             long packetTooBig, long rateLimited, long noBuffer, long unanswered) {

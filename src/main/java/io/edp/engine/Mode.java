@@ -8,7 +8,9 @@ import java.util.Locale;
 public enum Mode {
     /** Every packet runs the whole IOChain; 256-byte descriptors; workers sleep on their doorbell when idle. */
     LEGACY,
-    /** Flow cache fast path; workers spin briefly, then sleep until the NIC rings their doorbell. NSX: ENS_INTERRUPT. */
+    /**
+     * Flow cache fast path; workers spin briefly, then sleep until the NIC rings their doorbell. NSX: ENS_INTERRUPT.
+     */
     EDP_STANDARD,
     /** Flow cache fast path; workers busy-poll their cores. NSX: ENS. */
     EDP_DEDICATED;

@@ -15,10 +15,10 @@ import java.time.Instant;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One live capture: the workers copy the frames that pass its filter into their own {@link CaptureRing}; its
- * drainer writes them, ring by ring, into a classic pcap or a pcapng file and ends the capture at its packet or time limit,
- * or when {@link #stop stopped}. Frames of different workers are written in the order they are drained, so the
- * file is in time order per worker (per RX queue); a pcap reader does not need more.
+ * One live capture: the workers copy the frames that pass its filter into their own {@link CaptureRing}; its drainer
+ * writes them, ring by ring, into a classic pcap or a pcapng file and ends the capture at its packet or time limit, or
+ * when {@link #stop stopped}. Frames of different workers are written in the order they are drained, so the file is in
+ * time order per worker (per RX queue); a pcap reader does not need more.
  */
 public final class CaptureSession {
 

@@ -45,7 +45,10 @@ public final class ConfigRules {
         return violations;
     }
 
-    /** Flow-cache entries per worker: a power of two in [{@link FlowCache#MIN_CAPACITY}, {@link FlowCache#MAX_CAPACITY}]. */
+    /**
+     * Flow-cache entries per worker: a power of two in [{@link FlowCache#MIN_CAPACITY},
+     * {@link FlowCache#MAX_CAPACITY}].
+     */
     public static List<Violation> flowCacheCapacity(int capacity) {
         if (capacity < FlowCache.MIN_CAPACITY || capacity > FlowCache.MAX_CAPACITY
                 || Integer.bitCount(capacity) != 1) {

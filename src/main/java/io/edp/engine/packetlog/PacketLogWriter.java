@@ -5,11 +5,11 @@ import io.edp.engine.packet.FlowKey;
 import io.edp.engine.reject.TokenBucket;
 
 /**
- * One worker's side of the packet log: turns a connection's start or end into a record in its {@link LogRing},
- * under the worker's rate limit. One thread at a time: its worker's (the slow path and the connection sweep call
- * it), or for the {@linkplain PacketLog#control() control writer} the engine's control path, serialized by the
- * engine (cleared connections). It never blocks and allocates nothing: a line over the rate limit is counted as suppressed, one that finds the ring full
- * as lost, and formatting happens on the drainer's thread ({@link PacketLog}).
+ * One worker's side of the packet log: turns a connection's start or end into a record in its {@link LogRing}, under
+ * the worker's rate limit. One thread at a time: its worker's (the slow path and the connection sweep call it), or for
+ * the {@linkplain PacketLog#control() control writer} the engine's control path, serialized by the engine (cleared
+ * connections). It never blocks and allocates nothing: a line over the rate limit is counted as suppressed, one that
+ * finds the ring full as lost, and formatting happens on the drainer's thread ({@link PacketLog}).
  * <pre>
  *  word  record
  *  0     kind(8) reason(8) ipVersion(8) proto(8) tcpFlags(8) 0(24)
@@ -92,7 +92,10 @@ public final class PacketLogWriter {
         ring.publish();
     }
 
-    /** The end of a connection (FIN, RST, TIMEOUT, REVOKED or CLEARED), seen from its initiator, with what each direction carried. */
+    /**
+     * The end of a connection (FIN, RST, TIMEOUT, REVOKED or CLEARED), seen from its initiator, with what each
+     * direction carried.
+     */
     public void ended(int reason, int ruleId, int inPort, int outPort, long srcHi, long srcLo, long dstHi,
             long dstLo, int srcPort, int dstPort, int proto, int ipVersion, long packetsOut, long packetsIn,
             long bytesOut, long bytesIn, int nowMillis) {

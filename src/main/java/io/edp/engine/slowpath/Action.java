@@ -27,7 +27,9 @@ public record Action(int outPort, VlanOp vlanOp, int vlan, boolean rewriteMacs, 
      * path handles, and a flood would need the segment's port list in the entry.
      */
     public boolean cacheable() {
-        return outPort != FLOOD && outPort != LOCAL && dropReason != DropReason.FIREWALL_DROP.ordinal() && dropReason != DropReason.FIREWALL_REJECT.ordinal()
+        return outPort != FLOOD && outPort != LOCAL
+                && dropReason != DropReason.FIREWALL_DROP.ordinal()
+                && dropReason != DropReason.FIREWALL_REJECT.ordinal()
                 && dropReason != DropReason.CONNTRACK_FULL.ordinal();
     }
 

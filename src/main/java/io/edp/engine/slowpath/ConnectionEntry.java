@@ -16,7 +16,8 @@ public record ConnectionEntry(int protocol, int ipVersion, String source, int so
 
     /**
      * The connection's name, unique in its table while it lives: protocol, source, source port, destination and
-     * destination port joined by {@code -} (IPv6 addresses keep their colons), e.g. {@code 6-10.0.0.1-40000-10.0.0.2-80}.
+     * destination port joined by {@code -} (IPv6 addresses keep their colons), e.g.
+     * {@code 6-10.0.0.1-40000-10.0.0.2-80}.
      */
     public String id() {
         return protocol + "-" + source + "-" + sourcePort + "-" + destination + "-" + destinationPort;

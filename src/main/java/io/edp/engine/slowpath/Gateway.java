@@ -41,7 +41,9 @@ public record Gateway(int vlan, String ipv4, String ipv6) {
         if (c.version() != version) {
             throw new IllegalArgumentException(field + ": not an IPv" + version + " address: " + text);
         }
-        if (version == 4 ? c.hi() == 0 || (c.hi() >>> 60) >= 0xE : (c.hi() >>> 56) == 0xFF || c.hi() == 0 && c.lo() == 0) {
+        if (version == 4
+                ? c.hi() == 0 || (c.hi() >>> 60) >= 0xE
+                : (c.hi() >>> 56) == 0xFF || c.hi() == 0 && c.lo() == 0) {
             throw new IllegalArgumentException(field + ": not a unicast address: " + text);
         }
         return c;

@@ -182,7 +182,9 @@ final class PrefixClasses {
         }
     }
 
-    /** The {@link #classSets} index of the IPv4 entry {@code hi} (an address in the upper half) at {@code level}, or -1. */
+    /**
+     * The {@link #classSets} index of the IPv4 entry {@code hi} (an address in the upper half) at {@code level}, or -1.
+     */
     private int find4(int level, long hi) {
         for (int slot = (int) FlowKey.mix(hi * 31); ; slot++) {
             long entry = entries[setOffset[level] + (slot & setMask[level])];

@@ -207,7 +207,8 @@ public final class RuleSet {
             int at = i * RECORD;
             long ports = records[at + PORTS];
             records[at + HASH] = hash(fields[i], records[at + SRC_HI], records[at + SRC_LO], records[at + DST_HI],
-                    records[at + DST_LO], protocols[i], versions[i], (int) ports & 0xFFFF, (int) (ports >>> 32) & 0xFFFF);
+                    records[at + DST_LO], protocols[i], versions[i], (int) ports & 0xFFFF,
+                    (int) (ports >>> 32) & 0xFFFF);
             int bucket = tupleBuckets[t] + (int) (records[at + HASH] & tupleBucketMask[t]);
             records[at + NEXT] = heads[bucket];
             heads[bucket] = i;

@@ -83,7 +83,8 @@ public final class ThreadLoadBalancer implements AutoCloseable {
         synchronized (scheduling) {
             TlbConfig before = config;
             config = next;
-            if (started && !closed && (before.enabled() != next.enabled() || !before.interval().equals(next.interval()))) {
+            if (started && !closed
+                    && (before.enabled() != next.enabled() || !before.interval().equals(next.interval()))) {
                 schedule();
             }
         }
@@ -187,7 +188,9 @@ public final class ThreadLoadBalancer implements AutoCloseable {
         return new TlbStats(config, lastLoads, history());
     }
 
-    /** Busy time between two samples over the time between them; a queue or worker that just appeared counts from zero. */
+    /**
+     * Busy time between two samples over the time between them; a queue or worker that just appeared counts from zero.
+     */
     static LoadSnapshot loads(BusySample before, BusySample after) {
         double nanos = Math.max(1, after.takenAtNanos() - before.takenAtNanos());
         Map<Integer, Long> workerBusy = new HashMap<>();

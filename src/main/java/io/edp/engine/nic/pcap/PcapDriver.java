@@ -57,7 +57,9 @@ public final class PcapDriver implements NicDriver {
         return new PcapDriver(config, port, pool, System::nanoTime);
     }
 
-    /** As {@link #open(PcapConfig, int, MbufPool)} with the clock that paces original-timing replay and stamps output. */
+    /**
+     * As {@link #open(PcapConfig, int, MbufPool)} with the clock that paces original-timing replay and stamps output.
+     */
     public static PcapDriver open(PcapConfig config, int port, MbufPool pool, LongSupplier nanoClock) {
         return new PcapDriver(config, port, pool, nanoClock);
     }

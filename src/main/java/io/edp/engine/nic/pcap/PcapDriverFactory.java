@@ -23,16 +23,21 @@ public final class PcapDriverFactory implements NicDriverFactory {
         String rxFile = options.optional("rxFile");
         String txFile = options.optional("txFile");
         if (rxFile == null && txFile == null) {
-            throw new IllegalArgumentException(options.field("rxFile") + " or " + options.field("txFile") + " is required");
+            throw new IllegalArgumentException(
+                    options.field("rxFile") + " or " + options.field("txFile") + " is required");
         }
         String replay = options.optional("replay");
         PcapConfig.Replay mode;
         try {
-            mode = replay == null ? PcapConfig.Replay.FULL_SPEED : PcapConfig.Replay.valueOf(replay.toUpperCase(Locale.ROOT));
+            mode = replay == null
+                    ? PcapConfig.Replay.FULL_SPEED
+                    : PcapConfig.Replay.valueOf(replay.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(options.field("replay") + " must be full_speed or original_timing: " + replay, e);
+            throw new IllegalArgumentException(
+                    options.field("replay") + " must be full_speed or original_timing: " + replay, e);
         }
-        return PcapDriver.open(new PcapConfig(rxFile == null ? null : Path.of(rxFile), txFile == null ? null : Path.of(txFile),
-                mode, options.bool("nanosecondOutput", false)), port.id(), pool);
+        return PcapDriver.open(new PcapConfig(rxFile == null ? null : Path.of(rxFile),
+                txFile == null ? null : Path.of(txFile), mode, options.bool("nanosecondOutput", false)),
+                port.id(), pool);
     }
 }

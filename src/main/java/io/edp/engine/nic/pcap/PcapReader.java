@@ -52,7 +52,8 @@ final class PcapReader implements AutoCloseable {
                 order = ByteOrder.BIG_ENDIAN;
             }
             if (magic == MAGIC_PCAPNG || Integer.reverseBytes(magic) == MAGIC_PCAPNG) {
-                throw new NicSetupException("pcap " + path + ": pcapng is not supported, convert it with: editcap -F pcap IN OUT");
+                throw new NicSetupException(
+                        "pcap " + path + ": pcapng is not supported, convert it with: editcap -F pcap IN OUT");
             }
             if (magic != MAGIC_MICROS && magic != MAGIC_NANOS) {
                 // never the bytes read: the file may be one the caller may not read (a pcap NIC naming /etc/shadow)
