@@ -9,11 +9,11 @@ import org.springframework.security.core.userdetails.UsernameNotFoundException;
 import org.springframework.stereotype.Component;
 
 /**
- * Looks named accounts up for authentication (the security configuration's user-details service asks here for
- * every name that is not a bootstrap account; not a {@code UserDetailsService} bean itself, which would make two), in the database on every request: no cache, so that disabling an
- * account or changing its role or password takes effect from its next request, on every replica. The lookup is
- * one primary-key read; BCrypt's cost is what {@code VerifiedPasswordCache} saves, keyed by the hash, which a
- * new password replaces.
+ * Looks named accounts up for authentication (the security configuration's user-details service asks here for every
+ * name that is not a bootstrap account; not a {@code UserDetailsService} bean itself, which would make two), in the
+ * database on every request: no cache, so that disabling an account or changing its role or password takes effect from
+ * its next request, on every replica. The lookup is one primary-key read; BCrypt's cost is what
+ * {@code VerifiedPasswordCache} saves, keyed by the hash, which a new password replaces.
  */
 @Component
 public class AccountDirectory {

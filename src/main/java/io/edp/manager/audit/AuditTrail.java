@@ -31,7 +31,8 @@ public class AuditTrail {
 
     void append(AuditedWrite write) {
         jdbc.sql("""
-                        INSERT INTO audit_event (username, method, path, resource, etag_before, etag_after, status, dry_run)
+                        INSERT INTO audit_event (username, method, path, resource, etag_before, etag_after,
+                                status, dry_run)
                         VALUES (:user, :method, :path, :resource, :etagBefore, :etagAfter, :status, :dryRun)""")
                 .paramSource(write)
                 .update();

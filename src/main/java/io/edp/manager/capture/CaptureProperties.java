@@ -12,8 +12,8 @@ import org.springframework.util.unit.DataSize;
 /**
  * Live captures: where their pcap files go and how many are kept how long.
  *
- * @param dir        the only directory capture files are written in; not set: {@code capture} under the data
- *                   directory. Its {@code *.pcap} and {@code *.pcapng} files are the manager's: at start-up, those older than the
+ * @param dir        the only directory capture files are written in; not set: {@code capture} under the data directory.
+ *                   Its {@code *.pcap} and {@code *.pcapng} files are the manager's: at start-up, those older than the
  *                   retention are deleted (files of a previous run, which no listing shows any more)
  * @param retention  how long an ended capture and its file are kept
  * @param maxKept    captures kept per host, running or ended; a new one removes the oldest ended one beyond it

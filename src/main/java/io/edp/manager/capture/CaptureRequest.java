@@ -46,9 +46,10 @@ public record CaptureRequest(
         PCAP, PCAPNG
     }
 
-    @Schema(name = "CaptureFilter", description = "Frames kept: every given part must hold (tcpdump's `(net A or net B) and (port P or "
-            + "port Q) and proto X`); an address matches the source or the destination, a port the TCP, UDP or SCTP "
-            + "source or destination port; a frame that is not IP passes only an empty filter")
+    @Schema(name = "CaptureFilter",
+            description = "Frames kept: every given part must hold (tcpdump's `(net A or net B) and (port P or "
+                    + "port Q) and proto X`); an address matches the source or the destination, a port the TCP, "
+                    + "UDP or SCTP source or destination port; a frame that is not IP passes only an empty filter")
     public record Filter(
             @Schema(description = "Addresses or prefixes, IPv4 or IPv6", example = "[\"10.0.0.7\", \"10.1.0.0/16\"]")
             @Size(max = 16) List<@NotNull @Size(max = 43) String> addresses,

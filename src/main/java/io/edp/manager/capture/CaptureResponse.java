@@ -22,7 +22,8 @@ public record CaptureResponse(@Schema(description = "The capture's id") UUID id,
                               @Schema(description = "The file's format: PCAP or PCAPNG (packets marked inbound or "
                                       + "outbound)") CaptureRequest.Format format,
                               @Schema(description = "RUNNING, then ENDED") CaptureStats.State state,
-                              @Schema(description = "Why it ended; null while it runs") CaptureStats.EndReason endReason,
+                              @Schema(description = "Why it ended; null while it runs")
+                              CaptureStats.EndReason endReason,
                               @Schema(description = "Why its file could not be written (endReason FAILED); on a host "
                                       + "placed AGENT, why the manager shows it ended without its agent's word "
                                       + "(ENGINE_CLOSED: the agent restarted; UNREPORTED: the agent has not reported "

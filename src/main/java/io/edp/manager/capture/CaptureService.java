@@ -41,10 +41,11 @@ import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Service;
 
 /**
- * The hosts' live captures: an embedded host's in memory (as pktcap-uw's are: a capture belongs to the engine that
- * runs it, and ends with it), their files under {@code edp.capture.dir}; a host placed AGENT's in its agent and the
- * database, their files uploaded by the agent ({@link UploadedCaptures}), so that any replica serves them. Ended captures are removed after
- * {@code edp.capture.retention}, and beyond {@code edp.capture.max-kept} per host the oldest ended one goes first.
+ * The hosts' live captures: an embedded host's in memory (as pktcap-uw's are: a capture belongs to the engine that runs
+ * it, and ends with it), their files under {@code edp.capture.dir}; a host placed AGENT's in its agent and the
+ * database, their files uploaded by the agent ({@link UploadedCaptures}), so that any replica serves them. Ended
+ * captures are removed after {@code edp.capture.retention}, and beyond {@code edp.capture.max-kept} per host the oldest
+ * ended one goes first.
  */
 @Service
 @EnableConfigurationProperties({CaptureProperties.class, DataDirectoryProperties.class})

@@ -11,7 +11,8 @@ public record EdpProfileRequest(
         @Size(max = 63) String name,
         @Schema(description = "Free text", example = "Web tier: fast path, 4 workers on node 0")
         @Size(max = 255) String description,
-        @Schema(description = "The profile's settings; fields left out take the defaults") @Valid EdpSettings settings) {
+        @Schema(description = "The profile's settings; fields left out take the defaults")
+        @Valid EdpSettings settings) {
 
     EdpSettings settingsOrNone() {
         return settings == null ? EdpSettings.NONE : settings;

@@ -196,8 +196,8 @@ public record EdpSettings(
             throw new InvalidRequestException(problems);
         }
         return new EdpSettings(canonicalMode, workersPerNumaNode == null ? null : new TreeMap<>(workersPerNumaNode),
-                flowCacheSize, flowExpiryMinSeconds, flowExpiryMaxSeconds, verifierSampleRate, tlbEnabled, tlbIntervalSeconds,
-                tlbThresholdPercent, tlbImprovementPercent, dfwLogging, telemetryIpfix,
+                flowCacheSize, flowExpiryMinSeconds, flowExpiryMaxSeconds, verifierSampleRate, tlbEnabled,
+                tlbIntervalSeconds, tlbThresholdPercent, tlbImprovementPercent, dfwLogging, telemetryIpfix,
                 ipfixActiveTimeoutSeconds, ipfixIdleTimeoutSeconds, ipfixSampling, ipfixMaxFlows,
                 ipfixObservationDomainId, stormControlFramesPerSecond, stormControlBurst);
     }

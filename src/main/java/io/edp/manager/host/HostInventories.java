@@ -51,7 +51,8 @@ public class HostInventories {
     }
 
     /** A virtual NIC, its engine port's id and name (both kept from its creation), with its VM's name and NUMA node. */
-    public record VirtualPort(int enginePort, String portName, String vm, int numaNode, String mac, int vlan, String adapter, int rxQueues, int mtu) {
+    public record VirtualPort(int enginePort, String portName, String vm, int numaNode, String mac, int vlan,
+                              String adapter, int rxQueues, int mtu) {
     }
 
     private final JdbcClient jdbc;

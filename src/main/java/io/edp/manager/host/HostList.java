@@ -38,7 +38,8 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 class HostList {
 
-    private static final String SELECT = "SELECT h.id, h.name, h.management_address, h.placement, h.version FROM host h";
+    private static final String SELECT =
+            "SELECT h.id, h.name, h.management_address, h.placement, h.version FROM host h";
     /**
      * The page's hosts (as {@code h}, so that the page's ORDER BY applies again) with their nodes and labels,
      * aggregated for the page's hosts only in one pass each: a subquery per host cost five times as much in
@@ -139,7 +140,9 @@ class HostList {
         String nodes = rs.getString("numa_nodes");
         String labels = rs.getString("labels");
         return new HostResponse(rs.getObject("id", UUID.class), rs.getString("name"),
-                rs.getString("management_address"), Placement.valueOf(rs.getString("placement")), null, nodes == null ? List.of() : json.readValue(nodes, NUMA_NODES),
-                Collections.unmodifiableSortedMap(labels == null ? new TreeMap<>() : json.readValue(labels, LABELS)), rs.getLong("version"));
+                rs.getString("management_address"), Placement.valueOf(rs.getString("placement")), null,
+                nodes == null ? List.of() : json.readValue(nodes, NUMA_NODES),
+                Collections.unmodifiableSortedMap(labels == null ? new TreeMap<>() : json.readValue(labels, LABELS)),
+                rs.getLong("version"));
     }
 }

@@ -25,7 +25,8 @@ class TelemetryStatsController {
     }
 
     @GetMapping(path = "/api/v1/hosts/{hostId}/stats/telemetry", produces = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(operationId = "getTelemetryStats", summary = "Telemetry: IPFIX records, messages, templates, errors; packet-log lines",
+    @Operation(operationId = "getTelemetryStats",
+            summary = "Telemetry: IPFIX records, messages, templates, errors; packet-log lines",
             description = "Records and messages exported, templates sent, export errors, records lost because the "
                     + "exporter's queue was full, flows whose counters wait to be exported; the firewall packet log's "
                     + "lines queued, suppressed, lost and written, and its output errors. 404 while the host "

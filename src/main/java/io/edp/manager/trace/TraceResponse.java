@@ -78,8 +78,9 @@ record TraceResponse(
 
     @Schema(description = "The final verdict")
     record Verdict(
-            @Schema(description = "FORWARDED: it leaves by output; FLOODED to the segment's other ports; ANSWERED by the "
-                    + "router (ARP, neighbor solicitation, ping to its gateway address; rate limited); DROPPED: see dropReason")
+            @Schema(description = "FORWARDED: it leaves by output; FLOODED to the segment's other ports; "
+                    + "ANSWERED by the router (ARP, neighbor solicitation, ping to its gateway address; "
+                    + "rate limited); DROPPED: see dropReason")
             Outcome outcome,
             @Schema(description = "The port it leaves by: a physical NIC's name or a vNIC's port name") String output,
             @Schema(description = "The frame as it leaves, rewritten (MACs, TTL, VLAN), in hex") String frameHex,

@@ -48,7 +48,8 @@ class TrafficController {
     }
 
     @DeleteMapping
-    @Operation(operationId = "stopTraffic", summary = "Stop the traffic run", description = "Answers its final counters.")
+    @Operation(operationId = "stopTraffic", summary = "Stop the traffic run",
+            description = "Answers its final counters.")
     TrafficStatus stop(@PathVariable UUID hostId) {
         return traffic.stop(hostId);
     }

@@ -36,7 +36,8 @@ public record TrafficRequest(
         @Min(1) @Max(86_400) Integer durationSeconds,
         @Schema(description = "Destination MAC: a VM's virtual NIC (switched) or the router MAC 02:ed:00:00:00:01 "
                 + "(routed)", example = "00:50:56:aa:bb:01")
-        @NotNull @Size(max = 17) @Pattern(regexp = "[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}", message = "must be a MAC address")
+        @NotNull @Size(max = 17)
+        @Pattern(regexp = "[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}", message = "must be a MAC address")
         String destinationMac,
         @Schema(description = "VLAN tag of the frames; 0: untagged", defaultValue = "0", example = "0")
         @Min(0) @Max(4094) Integer vlan,

@@ -28,7 +28,7 @@ public record PhysicalNicResponse(
     static PhysicalNicResponse of(PhysicalNic nic) {
         var request = nic.toRequest();
         return new PhysicalNicResponse(nic.id(), nic.hostId(), request.name(), request.numaNode(),
-                request.speedMbps(), request.rxQueues(), request.rss(), request.driver(), request.mtu(), nic.enginePort(),
-                nic.version());
+                request.speedMbps(), request.rxQueues(), request.rss(), request.driver(), request.mtu(),
+                nic.enginePort(), nic.version());
     }
 }

@@ -86,7 +86,8 @@ class VirtualNicService {
                 .ifPresent(other -> {
                     throw new ConflictException("MAC " + request.normalizedMac()
                             + " is already used on this host by the virtual NIC " + other.id() + " of VM "
-                            + other.vmId(), "/api/v1/hosts/" + hostId + "/vms/" + other.vmId() + "/vnics/" + other.id());
+                            + other.vmId(),
+                            "/api/v1/hosts/" + hostId + "/vms/" + other.vmId() + "/vnics/" + other.id());
                 });
     }
 }
