@@ -38,7 +38,8 @@ class EngineCommandTest {
         int status = command().execute(new String[] {"--config", config.toString()});
 
         assertThat(status).isEqualTo(EngineCommand.EXIT_NIC);
-        assertThat(errors()).isEqualTo("engine: af_packet nosuch9edp: if_nametoindex failed: ENODEV (no such interface)\n");
+        assertThat(errors()).isEqualTo(
+                "engine: af_packet nosuch9edp: if_nametoindex failed: ENODEV (no such interface)\n");
     }
 
     @Test
@@ -67,8 +68,10 @@ class EngineCommandTest {
                 {"mode": "STANDARD", "ports": [{"id": 1, "driver": "loopback"}]}
                 """);
 
-        assertThat(command().execute(new String[] {"--config", missingInterface.toString()})).isEqualTo(EngineCommand.EXIT_CONFIG);
-        assertThat(command().execute(new String[] {"--config", ambiguousMode.toString()})).isEqualTo(EngineCommand.EXIT_CONFIG);
+        assertThat(command().execute(new String[] {"--config", missingInterface.toString()}))
+                .isEqualTo(EngineCommand.EXIT_CONFIG);
+        assertThat(command().execute(new String[] {"--config", ambiguousMode.toString()}))
+                .isEqualTo(EngineCommand.EXIT_CONFIG);
         assertThat(command().execute(new String[] {"--config"})).isEqualTo(EngineCommand.EXIT_USAGE);
 
         assertThat(errors().lines().toList()).containsExactly(
@@ -98,7 +101,8 @@ class EngineCommandTest {
                 "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 "io.edp.EdpApplication", "engine", "--config", config.toString()).redirectErrorStream(true).start();
         List<String> lines = new ArrayList<>();
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(engine.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader reader = new BufferedReader(
+                new InputStreamReader(engine.getInputStream(), StandardCharsets.UTF_8))) {
             String line = reader.readLine();
             while (line != null && !line.contains("tx=200 ")) { // a statistics line once every frame went through
                 lines.add(line);
@@ -119,7 +123,8 @@ class EngineCommandTest {
     }
 
     private EngineCommand command() {
-        return new EngineCommand(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new EngineCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
     private String errors() {

@@ -46,7 +46,8 @@ class EngineConfigFileTest {
 
     @Test
     void tlbMistakesNameTheField() throws IOException {
-        assertThatThrownBy(() -> EngineConfigFile.read(write("{%s, \"tlb\": {\"thresholdPercent\": 170}}".formatted(PORTS))))
+        assertThatThrownBy(() -> EngineConfigFile.read(
+                write("{%s, \"tlb\": {\"thresholdPercent\": 170}}".formatted(PORTS))))
                 .hasMessageStartingWith("tlb: tlb.threshold: must be in (0, 1]");
         assertThatThrownBy(() -> EngineConfigFile.read(write("{%s, \"tlb\": {\"interval\": 4}}".formatted(PORTS))))
                 .hasMessageStartingWith("unknown field 'tlb.interval'");

@@ -85,6 +85,7 @@ class ConfigRulesTest {
         var edp = EngineConfig.memoryBytes(Mode.EDP_STANDARD, 1, 4, 256, 1024, 0);
         var legacy = EngineConfig.memoryBytes(Mode.LEGACY, 1, 4, 256, 1024, 0);
 
-        assertThat(legacy - edp).isEqualTo(1024L * (Mode.LEGACY.descriptorBytes() - Mode.EDP_STANDARD.descriptorBytes()));
+        assertThat(legacy - edp)
+                .isEqualTo(1024L * (Mode.LEGACY.descriptorBytes() - Mode.EDP_STANDARD.descriptorBytes()));
     }
 }

@@ -27,7 +27,8 @@ class EngineConfigTest {
                 .hasMessageContaining("flowCache.capacity");
         assertThatThrownBy(() -> new FlowCacheConfig(1024, Duration.ofSeconds(150), Duration.ofSeconds(90)))
                 .hasMessageContaining("expiry");
-        assertThatThrownBy(() -> TestTopology.config(Mode.LEGACY).port(PortConfig.loopback(0, "again", 0, 1, 1)).build())
+        assertThatThrownBy(() -> TestTopology.config(Mode.LEGACY)
+                .port(PortConfig.loopback(0, "again", 0, 1, 1)).build())
                 .hasMessageContaining("ports: duplicate id 0");
         assertThatThrownBy(() -> TestTopology.config(Mode.LEGACY)
                 .vnic(new VnicConfig("ghost", "vm-x", 9, "02:00:00:00:00:09", 0, AdapterType.E1000)).build())

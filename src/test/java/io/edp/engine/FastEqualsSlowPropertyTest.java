@@ -265,8 +265,8 @@ class FastEqualsSlowPropertyTest {
         try (SequenceRun run = new SequenceRun(config, List.of(blocked, allowed))) {
             for (int flow = 0; flow < 2; flow++) {
                 // the UDP header, then two 8-byte pieces: the whole datagram in order
-                List<Outcome[]> fragments = List.of(run.send(fragment(flow, 0, true)), run.send(fragment(flow, 1, true)),
-                        run.send(fragment(flow, 2, false)));
+                List<Outcome[]> fragments = List.of(run.send(fragment(flow, 0, true)),
+                        run.send(fragment(flow, 1, true)), run.send(fragment(flow, 2, false)));
                 for (Outcome[] f : fragments) {
                     for (Outcome o : f) {
                         assertThat(SequenceRun.passed(o))
@@ -353,9 +353,9 @@ class FastEqualsSlowPropertyTest {
         // six floods at one instant: the default storm control lets them all through
         EngineConfig config = ModelNetwork.config(Mode.EDP_STANDARD, List.of(), ModelNetwork.INITIAL_ROUTES,
                 ModelNetwork.CACHE_SETTINGS.get(1)).toBuilder().stormControl(StormControl.DEFAULT).build();
-        List<Flow> flows = List.of(new Flow(Protocol.UDP, Pair.A_X, false, 0), new Flow(Protocol.UDP, Pair.B_X, false, 0),
-                new Flow(Protocol.ICMP, Pair.A_G, false, 0), new Flow(Protocol.ICMP, Pair.E_G, true, 0),
-                new Flow(Protocol.UDP, Pair.A_C, false, 0));
+        List<Flow> flows = List.of(new Flow(Protocol.UDP, Pair.A_X, false, 0),
+                new Flow(Protocol.UDP, Pair.B_X, false, 0), new Flow(Protocol.ICMP, Pair.A_G, false, 0),
+                new Flow(Protocol.ICMP, Pair.E_G, true, 0), new Flow(Protocol.UDP, Pair.A_C, false, 0));
         try (SequenceRun run = new SequenceRun(config, flows)) {
             for (int round = 0; round < 3; round++) {
                 assertThat(run.send(send(0, false, 0))[0].transmitted().keySet()).as("A's broadcast: E and the uplink")

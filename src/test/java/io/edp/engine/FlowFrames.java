@@ -96,7 +96,8 @@ final class FlowFrames {
         int sport = reply ? flow.destinationPort() : flow.sourcePort();
         int dport = reply ? flow.sourcePort() : flow.destinationPort();
         switch (flow.protocol()) {
-            case UDP -> b.putShort((short) sport).putShort((short) dport).putShort((short) (8 + payload)).putShort((short) 0);
+            case UDP -> b.putShort((short) sport).putShort((short) dport).putShort((short) (8 + payload))
+                    .putShort((short) 0);
             case TCP -> b.putShort((short) sport).putShort((short) dport).putInt(1000).putInt(reply ? 1001 : 0)
                     .put((byte) 0x50).put((byte) ModelNetwork.tcpFlags(kind)).putShort((short) 0xFFFF).putInt(0);
             case ICMP -> {
@@ -125,7 +126,8 @@ final class FlowFrames {
         b.putShort((short) (dstMac >>> 32)).putInt((int) dstMac).putShort((short) (srcMac >>> 32)).putInt((int) srcMac);
         for (int i = 0; i < tags.length; i++) {
             boolean outerOfTwo = i == 0 && tags.length == 2;
-            b.putShort((short) (outerOfTwo ? FlowKey.ETHERTYPE_QINQ : FlowKey.ETHERTYPE_VLAN)).putShort((short) tags[i]);
+            b.putShort((short) (outerOfTwo ? FlowKey.ETHERTYPE_QINQ : FlowKey.ETHERTYPE_VLAN))
+                    .putShort((short) tags[i]);
         }
         boolean fragment = ipId >= 0;
         int fragmentField = offsetUnits | (more ? 0x2000 : 0);

@@ -23,9 +23,12 @@ class FuzzTest {
         long router = 0x02ED00000001L;
         long peer = 0x0200000000AAL;
         return List.of(
-                Frames.ethernet(router, peer).vlan(0x8100, 10).ipv4(17, 0x0A000001, 0x0A800101, 64, 0, 18).udp(1, 2, 10).bytes(),
-                Frames.ethernet(vm, peer).vlan(0x8100, 10).ipv4(6, 0x0A000001, 0x0A810001, 2, 2, 20).tcp(1, 80, 0x12, 0).bytes(),
-                Frames.ethernet(router, peer).vlan(0x88A8, 5).vlan(0x8100, 10).ipv4(1, 1, 2, 1, 0, 8).icmp(8, 0).bytes(),
+                Frames.ethernet(router, peer).vlan(0x8100, 10).ipv4(17, 0x0A000001, 0x0A800101, 64, 0, 18)
+                        .udp(1, 2, 10).bytes(),
+                Frames.ethernet(vm, peer).vlan(0x8100, 10).ipv4(6, 0x0A000001, 0x0A810001, 2, 2, 20)
+                        .tcp(1, 80, 0x12, 0).bytes(),
+                Frames.ethernet(router, peer).vlan(0x88A8, 5).vlan(0x8100, 10).ipv4(1, 1, 2, 1, 0, 8)
+                        .icmp(8, 0).bytes(),
                 Frames.ethernet(router, peer).ipv6(0, 0xFD00L << 48, 1, 0xFD01L << 48, 2, 16).u8(17).u8(0).zeros(6)
                         .udp(5, 6, 0).bytes(),
                 Frames.ethernet(0xFFFFFFFFFFFFL, peer).u16(FlowKey.ETHERTYPE_ARP).u16(1).u16(0x0800).u8(6).u8(4)

@@ -28,7 +28,8 @@ sealed interface ModelEvent {
         @Override
         public String describe(List<Flow> flows) {
             Flow f = flows.get(flow % flows.size());
-            return f + (reply ? " reply" : "") + (f.protocol() == Protocol.TCP ? " " + ModelNetwork.tcpFlagNames(kind) : "")
+            return f + (reply ? " reply" : "")
+                    + (f.protocol() == Protocol.TCP ? " " + ModelNetwork.tcpFlagNames(kind) : "")
                     + (tagging == Tagging.LINK ? "" : " " + tagging) + (ttl == 64 ? "" : " ttl " + ttl)
                     + (payload == FlowFrames.PAYLOAD ? "" : " " + payload + " bytes");
         }

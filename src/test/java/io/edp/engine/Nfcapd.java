@@ -32,8 +32,8 @@ final class Nfcapd implements AutoCloseable {
         try {
             Files.createDirectories(directory);
             // stdbuf: -E prints each record as it is stored, line-buffered, so the count below is exact
-            process = new ProcessBuilder("stdbuf", "-oL", "nfcapd", "-b", "127.0.0.1", "-p", Integer.toString(port), "-w",
-                    directory.toString(), "-t", "3600", "-B", Integer.toString(8 << 20), "-E")
+            process = new ProcessBuilder("stdbuf", "-oL", "nfcapd", "-b", "127.0.0.1", "-p", Integer.toString(port),
+                    "-w", directory.toString(), "-t", "3600", "-B", Integer.toString(8 << 20), "-E")
                     .redirectErrorStream(true).redirectOutput(output.toFile()).start();
         } catch (IOException e) {
             throw new UncheckedIOException("nfcapd (apt-get install nfdump)", e);

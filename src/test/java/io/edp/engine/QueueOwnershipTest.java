@@ -79,7 +79,8 @@ class QueueOwnershipTest {
             long id = engine.workerThreadIds()[0];
             long cpu0 = threads.getThreadCpuTime(id);
             long wall0 = System.nanoTime();
-            Await.until("half a second of idling", () -> System.nanoTime() - wall0 > 500_000_000L, Duration.ofSeconds(5));
+            Await.until("half a second of idling", () -> System.nanoTime() - wall0 > 500_000_000L,
+                    Duration.ofSeconds(5));
             long cpu = threads.getThreadCpuTime(id) - cpu0;
             long wall = System.nanoTime() - wall0;
             assertThat((double) cpu / wall).as("worker CPU share while idle").isLessThan(0.10);

@@ -160,7 +160,8 @@ class DatabaseOutageTest {
         return JsonPath.read(created.body(), "$.id");
     }
 
-    private HttpResponse<String> send(String method, String path, String json) throws IOException, InterruptedException {
+    private HttpResponse<String> send(String method, String path, String json)
+            throws IOException, InterruptedException {
         return send(method, path, json, Duration.ofSeconds(60));
     }
 

@@ -48,7 +48,8 @@ class EngineOverVethTest {
             EngineStats stats = awaitReceived(engine, frames);
             awaitCounter(path.sink(), VethLab.SINK_DEVICE, sink0 + frames - blocked);
 
-            assertThat(lab.counter(path.generator(), VethLab.GENERATOR_DEVICE, "tx_packets") - generated0).isEqualTo(frames);
+            assertThat(lab.counter(path.generator(), VethLab.GENERATOR_DEVICE, "tx_packets") - generated0)
+                    .isEqualTo(frames);
             assertThat(lab.counter(null, path.ingress(), "rx_packets") - in0).isEqualTo(frames);
             assertThat(stats.rxPackets()).isEqualTo(frames);
             assertThat(stats.drops().get(DropReason.FIREWALL_DROP)).isEqualTo(blocked);

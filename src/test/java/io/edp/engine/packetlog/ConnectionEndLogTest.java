@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * The TERM lines the connection table writes beyond FIN and RST: a connection a rule change no longer allows
- * (REVOKED), a connection cleared from the table (CLEARED), the sweep's timed-out connections (a bounded slice at a time), and the counts of a connection whose
- * responder's packets are counted by another worker while its initiator restarts it.
+ * The TERM lines the connection table writes beyond FIN and RST: a connection a rule change no longer allows (REVOKED),
+ * a connection cleared from the table (CLEARED), the sweep's timed-out connections (a bounded slice at a time), and the
+ * counts of a connection whose responder's packets are counted by another worker while its initiator restarts it.
  */
 class ConnectionEndLogTest {
 

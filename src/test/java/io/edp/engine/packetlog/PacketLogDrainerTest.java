@@ -36,7 +36,8 @@ class PacketLogDrainerTest {
                     FlowKey.l4Word(40000, 80, FlowKey.PROTO_TCP, 4, 1), 0, FlowKey.TCP_SYN, 74,
                     (int) (SystemClock.INSTANCE.nanoTime() / 1_000_000));
             long deadline = System.nanoTime() + DEADLINE_NANOS;
-            while (!(Files.exists(file) && Files.readString(file).contains("PASS 1001")) && System.nanoTime() < deadline) {
+            while (!(Files.exists(file) && Files.readString(file).contains("PASS 1001"))
+                    && System.nanoTime() < deadline) {
                 LockSupport.parkNanos(10_000_000);
             }
             assertThat(Files.readString(file)).as("delivered without a flush").contains("PASS 1001 OUT 74 TCP");

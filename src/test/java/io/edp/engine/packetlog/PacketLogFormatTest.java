@@ -60,7 +60,8 @@ class PacketLogFormatTest {
                 "2026-12-03T05:30:00.125Z vm-a-eth0 INET match PASS 1001 OUT 74 TCP 10.0.0.1/40000->10.0.0.2/80 S",
                 "2026-12-03T05:30:00.125Z vm-a-eth0 INET match DROP 8 IN 60 UDP 10.0.0.2/53->10.0.0.1/4000",
                 "2026-12-03T05:30:00.125Z uplink0 INET6 match REJECT 9 IN 70 IPV6-ICMP fd00::2->fd00::1",
-                "2026-12-03T05:30:00.125Z vm-a-eth0 INET TERM 1001 OUT TCP FIN 10.0.0.1/40000->10.0.0.2/80 6/5 480/1900",
+                "2026-12-03T05:30:00.125Z vm-a-eth0 INET TERM 1001 OUT TCP FIN "
+                        + "10.0.0.1/40000->10.0.0.2/80 6/5 480/1900",
                 "2026-12-03T05:30:00.125Z vm-a-eth0 INET6 TERM 7 OUT UDP TIMEOUT fd00::1/1000->fd00::2/53 1/0 80/0");
     }
 

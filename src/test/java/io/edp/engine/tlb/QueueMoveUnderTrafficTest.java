@@ -103,8 +103,10 @@ class QueueMoveUnderTrafficTest {
             EngineStats after = engine.stats();
 
             long movedFlows = (queueStats(after, UPLINK, 2).packets() - queueStats(before, UPLINK, 2).packets()) / 4;
-            long newOwnerMisses = after.workers().get(1).flowCache().misses() - before.workers().get(1).flowCache().misses();
-            long oldOwnerMisses = after.workers().get(0).flowCache().misses() - before.workers().get(0).flowCache().misses();
+            long newOwnerMisses = after.workers().get(1).flowCache().misses()
+                    - before.workers().get(1).flowCache().misses();
+            long oldOwnerMisses = after.workers().get(0).flowCache().misses()
+                    - before.workers().get(0).flowCache().misses();
             assertThat(movedFlows).isPositive();
             assertThat(newOwnerMisses).isEqualTo(movedFlows);
             assertThat(oldOwnerMisses).isZero();
@@ -121,7 +123,8 @@ class QueueMoveUnderTrafficTest {
             }
             // trigger on any load so the small traffic of a test is enough; no quiet time, to move at once
             TlbConfig config = new TlbConfig(true, Duration.ofMillis(100), 0.001, 0.10, Duration.ZERO, 16);
-            ThreadLoadBalancer tlb = new ThreadLoadBalancer(config, new EngineBalancing(engine), InstantSource.system());
+            ThreadLoadBalancer tlb =
+                    new ThreadLoadBalancer(config, new EngineBalancing(engine), InstantSource.system());
             long packets = 400_000;
             nic(engine, UPLINK).startTraffic(toVmA(packets).withRate(200_000));
             TrafficSink sink = nic(engine, VM_PORT).sink();

@@ -75,7 +75,8 @@ final class SimulatedEngine implements BalancedEngine, InstantSource {
     @Override
     public BusySample sampleBusy() {
         List<BusySample.Worker> workers = new ArrayList<>();
-        workerNodes.forEach((worker, node) -> workers.add(new BusySample.Worker(worker, node, workerBusy.get(worker), 0)));
+        workerNodes.forEach((worker, node) ->
+                workers.add(new BusySample.Worker(worker, node, workerBusy.get(worker), 0)));
         List<BusySample.Queue> queues = new ArrayList<>();
         owner.forEach((queue, worker) ->
                 queues.add(new BusySample.Queue(queue, worker, queueNodes.get(queue), queueBusy.get(queue), 0)));

@@ -40,7 +40,8 @@ import org.springframework.util.unit.DataSize;
 class CaptureServiceTest {
 
     private static final UUID HOST = UUID.randomUUID();
-    private static final CaptureRequest ON_UPLINK = new CaptureRequest("uplink0", null, null, null, null, null, null, null);
+    private static final CaptureRequest ON_UPLINK =
+            new CaptureRequest("uplink0", null, null, null, null, null, null, null);
 
     @TempDir
     Path dir;

@@ -25,13 +25,13 @@ import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A page of hosts costs a fixed number of SQL statements, however many hosts it shows: the host list's change
- * counter, the page (its NUMA nodes and labels aggregated into it), its hosts' agent statuses (the agent feature's
- * table, one statement for the page) and the total, never one per host; a page asked for again while the counter
- * has not moved, only the counter, and the statuses of those of its hosts that show one (AGENT, or with a token). A change committed by anyone (here plain SQL, as another replica
- * would) shows in the next read. Counted as the PostgreSQL driver's executions on
- * the request's thread (MockMvc serves it on the test's), from the driver's own protocol log, switched on for the
- * request only: whatever issues them (Hibernate or JDBC), transaction control included.
+ * A page of hosts costs a fixed number of SQL statements, however many hosts it shows: the host list's change counter,
+ * the page (its NUMA nodes and labels aggregated into it), its hosts' agent statuses (the agent feature's table, one
+ * statement for the page) and the total, never one per host; a page asked for again while the counter has not moved,
+ * only the counter, and the statuses of those of its hosts that show one (AGENT, or with a token). A change committed
+ * by anyone (here plain SQL, as another replica would) shows in the next read. Counted as the PostgreSQL driver's
+ * executions on the request's thread (MockMvc serves it on the test's), from the driver's own protocol log, switched on
+ * for the request only: whatever issues them (Hibernate or JDBC), transaction control included.
  */
 class HostListQueriesTest extends ManagerTest {
 

@@ -48,7 +48,8 @@ class LookupTest extends ManagerTest {
 
         var vm = createVm(existing, "web");
         mvc.perform(post("/api/v1/hosts/" + existing + "/vms").with(operator())
-                        .contentType(MediaType.APPLICATION_JSON).content("{\"name\": \"web\", \"vcpus\": 1, \"numaNode\": 0}"))
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"name\": \"web\", \"vcpus\": 1, \"numaNode\": 0}"))
                 .andExpect(status().isConflict())
                 .andExpect(header().string("Location", "/api/v1/hosts/" + existing + "/vms/" + vm));
 

@@ -37,7 +37,8 @@ class SteeringFromInventoryTest extends ManagerTest {
     void withRssOnAVmsFlowsSpreadOverThePool() throws Exception {
         var queues = uplinkQueuePackets(hostWithOneVm("esx-rss", true));
 
-        assertThat(queues.stream().filter(packets -> packets > 0)).as("queues that received flows").hasSizeGreaterThan(1);
+        assertThat(queues.stream().filter(packets -> packets > 0)).as("queues that received flows")
+                .hasSizeGreaterThan(1);
     }
 
     private UUID hostWithOneVm(String name, boolean rss) throws Exception {

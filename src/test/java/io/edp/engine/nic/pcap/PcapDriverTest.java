@@ -69,7 +69,8 @@ class PcapDriverTest {
     void writesWhatItTransmitsAsAFileTsharkAndTcpdumpRead(boolean nanos) {
         Path out = dir.resolve("out.pcap");
         int[] perPort = new int[4];
-        try (PcapDriver driver = PcapDriver.open(new PcapConfig(null, out, PcapConfig.Replay.FULL_SPEED, nanos), 0, pool)) {
+        try (PcapDriver driver =
+                PcapDriver.open(new PcapConfig(null, out, PcapConfig.Replay.FULL_SPEED, nanos), 0, pool)) {
             Mbuf m = new Mbuf(pool);
             for (int round = 0; round < 25; round++) {
                 for (int i = 0; i < 4; i++) {
@@ -82,7 +83,8 @@ class PcapDriverTest {
             }
         }
 
-        String ports = HostCommand.run("tshark", "-r", out.toString(), "-T", "fields", "-e", "udp.srcport", "-e", "frame.len");
+        String ports = HostCommand.run("tshark", "-r", out.toString(), "-T", "fields",
+                "-e", "udp.srcport", "-e", "frame.len");
         for (int i = 0; i < 4; i++) {
             String line = (2000 + i) + "\t" + (60 + 100 * i);
             assertThat(ports.lines().filter(line::equals).count()).as(line).isEqualTo(perPort[i]);

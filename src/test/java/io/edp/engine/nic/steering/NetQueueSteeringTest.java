@@ -130,7 +130,8 @@ class NetQueueSteeringTest {
 
         assertThat(perQueue.keySet()).containsExactlyInAnyOrderElementsOf(POOL);
         int fairShare = flows / POOL.size();
-        assertThat(perQueue.values()).allSatisfy(count -> assertThat(count).isBetween(fairShare * 3 / 4, fairShare * 5 / 4));
+        assertThat(perQueue.values())
+                .allSatisfy(count -> assertThat(count).isBetween(fairShare * 3 / 4, fairShare * 5 / 4));
     }
 
     @Test
@@ -180,7 +181,8 @@ class NetQueueSteeringTest {
     @Test
     void vnicAddressRejectsGroupMacsAndBadVlans() {
         assertThatThrownBy(() -> VnicAddress.of("01:00:5e:00:00:01", 0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> VnicAddress.of("00:50:56:00:00:01", 4095)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> VnicAddress.of("00:50:56:00:00:01", 4095))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThat(VM_A).hasToString("00:50:56:00:00:0a/vlan100");
     }
 

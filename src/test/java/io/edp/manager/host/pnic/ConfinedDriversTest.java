@@ -96,7 +96,8 @@ class ConfinedDriversTest {
 
         assertThatThrownBy(() -> open(Map.of("rxFile", "notes.pcap")))
                 .hasMessageContaining("not a pcap file")
-                .hasMessageNotContaining("726f6f74").hasMessageNotContaining("746f6f72").hasMessageNotContaining("root");
+                .hasMessageNotContaining("726f6f74").hasMessageNotContaining("746f6f72")
+                .hasMessageNotContaining("root");
     }
 
     @Test

@@ -15,7 +15,9 @@ import io.edp.manager.engines.EngineProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The rules a NIC's driver settings must keep: pcap files inside the pcap directory, af_packet on listed interfaces. */
+/**
+ * The rules a NIC's driver settings must keep: pcap files inside the pcap directory, af_packet on listed interfaces.
+ */
 class NicConfinementTest {
 
     @TempDir
