@@ -155,8 +155,9 @@ public record EngineConfig(Mode mode, List<PortConfig> ports, List<VnicConfig> v
 
     /**
      * The memory an engine with these settings allocates up front, heap and off-heap, from the layouts of the
-     * structures it sizes: the packet-buffer pool (descriptors and data rooms), the connection table, per worker its
-     * flow cache and fixed tables, the packet log's control writer, and per loopback port its traffic sink. Not
+     * structures it sizes: the packet-buffer pool (descriptors and data rooms), the connection table, per worker
+     * its flow cache and fixed tables, the packet log's control writer, and per loopback port its traffic sink
+     * (made page by page as traffic reaches its flows, counted whole so that traffic cannot exceed a budget). Not
      * counted: the rings of the ports (a few KiB per queue), the kernel's rings of {@code af_packet} ports, and the
      * objects made at run time (interned actions, statistics snapshots).
      */

@@ -6,15 +6,44 @@ import java.util.HexFormat;
 public final class MacAddress {
 
     public static final long BROADCAST = 0xFFFF_FFFF_FFFFL;
+    private static final int TEXT_LENGTH = 17;
 
     private MacAddress() {
     }
 
+    /**
+     * Six hex pairs, each but the last followed by ':' or '-'. Read by hand rather than by a regular expression:
+     * every configuration an engine applies parses its MACs, and a regex compiled per call was a tenth of what an
+     * agent allocated applying a change.
+     */
     public static long parse(String text, String field) {
-        if (text == null || !text.matches("([0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2}")) {
-            throw new IllegalArgumentException(field + ": not a MAC address (aa:bb:cc:dd:ee:ff): " + text);
+        if (text == null || text.length() != TEXT_LENGTH) {
+            throw notAMac(text, field);
         }
-        return HexFormat.fromHexDigitsToLong(text.replaceAll("[:-]", ""));
+        long mac = 0;
+        for (int at = 0; at < TEXT_LENGTH; at += 3) {
+            int high = hexDigit(text.charAt(at));
+            int low = hexDigit(text.charAt(at + 1));
+            boolean separated = at + 2 == TEXT_LENGTH || text.charAt(at + 2) == ':' || text.charAt(at + 2) == '-';
+            if (high < 0 || low < 0 || !separated) {
+                throw notAMac(text, field);
+            }
+            mac = mac << 8 | high << 4 | low;
+        }
+        return mac;
+    }
+
+    /** 0–15 for an ASCII hex digit, else -1 ({@link Character#digit} would also take fullwidth digits). */
+    private static int hexDigit(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        char lower = (char) (c | 0x20);
+        return lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : -1;
+    }
+
+    private static IllegalArgumentException notAMac(String text, String field) {
+        return new IllegalArgumentException(field + ": not a MAC address (aa:bb:cc:dd:ee:ff): " + text);
     }
 
     public static String format(long mac) {

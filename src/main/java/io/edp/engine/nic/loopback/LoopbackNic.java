@@ -26,7 +26,10 @@ public final class LoopbackNic implements NicDriver {
 
     public static final int DEFAULT_SINK_FLOWS = 1 << 18;
 
-    /** Heap a port with the default sink holds, dominated by the sink's per-flow arrays (the rings are KiBs). */
+    /**
+     * Heap a port with the default sink holds at most, dominated by the sink's per-flow pages once traffic has
+     * reached every page (the rings are KiBs).
+     */
     public static long bytes() {
         return TrafficSink.bytes(DEFAULT_SINK_FLOWS);
     }
