@@ -63,7 +63,7 @@ final class EngineCaseRun {
      * {@code generator}'s, or, where a set is empty, wherever the scheduler puts that thread. On separate CPUs
      * the two never take turns on one, and the frames always cross from the generator's core to the worker's
      * (as a NIC's DMA writes outside the worker's core); floating, each round measured whichever the scheduler
-     * chose, and rounds of one build scattered by 2x.
+     * chose, and one build's rounds ranged twice as wide (docs/benchmarks.md).
      */
     record Placement(CpuSet worker, CpuSet generator) {
         static final Placement FLOATING = new Placement(CpuSet.of(), CpuSet.of());
