@@ -18,7 +18,7 @@ public final class BenchCommand {
 
     /** How often bench fleet's simulated agents send statistics: a real agent's default. */
     private static final Duration STATS_INTERVAL = Duration.ofSeconds(10);
-    private static final String USAGE = "usage: bench engine [--quick] [--rounds=N] [--cases=ID,...]"
+    private static final String USAGE = "usage: bench engine [--quick] [--rounds=N] [--cases=ID,...] [--no-pin]"
             + " | bench tlb [--hot-pps=N] [--cold-pps=N]"
             + " | bench afpacket [--seconds N] [--mode MODE] [--drivers-only] [--peer ovs [--rounds N]]"
             + " [--frames 64,1518] [--flows 1,10000] | bench push | bench rules [--rounds=N] [--window-ms=N]"

@@ -1,6 +1,9 @@
 package io.edp.bench;
 
 import io.edp.bench.EngineCaseRun.Measurement;
+import io.edp.bench.EngineCaseRun.Placement;
+import io.edp.engine.numa.CpuAffinity;
+import io.edp.engine.numa.CpuSet;
 import io.edp.engine.worker.Worker;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -37,7 +40,8 @@ final class EngineBenchmark {
     private static final Duration CASE_LIMIT = Duration.ofMinutes(3);
     private static final JsonMapper JSON = JsonMapper.builder()
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
-    private static final String USAGE = "usage: bench engine [--quick] [--rounds=N] [--cases=ID,...]";
+    private static final String USAGE = "usage: bench engine [--quick] [--rounds=N] [--cases=ID,...] "
+            + "[--no-pin | --worker-cpu=N --generator-cpu=N]";
 
     /** How long and how often: {@code --quick} takes fewer, shorter rounds, still interleaved. */
     record Settings(int rounds, long warmUpMillis, long windowMillis, List<EngineCase> cases) {
@@ -92,12 +96,15 @@ final class EngineBenchmark {
             new Figure("wake_p99_us", "wake-up p99 µs", "%.1f", m -> m.idle().wake().p99Micros()));
 
     private final Settings settings;
+    private final Placement placement;
     private final List<String> programArguments;
     private final PrintStream out;
     private final PrintStream err;
 
-    private EngineBenchmark(Settings settings, List<String> programArguments, PrintStream out, PrintStream err) {
+    private EngineBenchmark(Settings settings, Placement placement, List<String> programArguments, PrintStream out,
+            PrintStream err) {
         this.settings = settings;
+        this.placement = placement;
         this.programArguments = programArguments;
         this.out = out;
         this.err = err;
@@ -109,6 +116,9 @@ final class EngineBenchmark {
         String runCase = null;
         long warmUp = -1;
         long window = -1;
+        boolean pin = true;
+        CpuSet workerCpu = CpuSet.of();
+        CpuSet generatorCpu = CpuSet.of();
         try {
             if (options.contains("--quick")) {
                 settings = Settings.QUICK;
@@ -126,13 +136,19 @@ final class EngineBenchmark {
                     case "--run-case" -> runCase = value;
                     case "--warm-up-ms" -> warmUp = positive(value, option);
                     case "--window-ms" -> window = positive(value, option);
+                    case "--no-pin" -> pin = false;
+                    case "--worker-cpu" -> workerCpu = CpuSet.of(cpu(value, option));
+                    case "--generator-cpu" -> generatorCpu = CpuSet.of(cpu(value, option));
                     default -> throw new IllegalArgumentException("unknown option " + option);
                 }
+            }
+            if (workerCpu.isEmpty() != generatorCpu.isEmpty()) {
+                throw new IllegalArgumentException("--worker-cpu and --generator-cpu go together");
             }
             if (runCase != null) {
                 EngineCase c = EngineCase.byId(runCase);
                 Measurement m = new EngineCaseRun().measure(c, warmUp < 0 ? settings.warmUpMillis() : warmUp,
-                        window < 0 ? settings.windowMillis() : window);
+                        window < 0 ? settings.windowMillis() : window, new Placement(workerCpu, generatorCpu));
                 out.println(ROUND_PREFIX + JSON.writeValueAsString(m));
                 return 0;
             }
@@ -142,11 +158,37 @@ final class EngineBenchmark {
         }
         try {
             MachineLoad.read();
-            return new EngineBenchmark(settings, programArguments, out, err).run(ForkedJvm.ofCurrent(programArguments));
+            Placement placement = !pin ? Placement.FLOATING
+                    : workerCpu.isEmpty() && generatorCpu.isEmpty() ? placement()
+                    : new Placement(workerCpu, generatorCpu);
+            return new EngineBenchmark(settings, placement, programArguments, out, err)
+                    .run(ForkedJvm.ofCurrent(programArguments));
         } catch (IllegalStateException | UncheckedIOException e) {
             err.println("bench engine: " + e.getMessage());
             return 1;
         }
+    }
+
+    private static int cpu(String value, String option) {
+        if (!value.matches("\\d{1,4}")) {
+            throw new IllegalArgumentException("bad option " + option);
+        }
+        return Integer.parseInt(value);
+    }
+
+    /**
+     * The worker on the last CPU this process may use, the traffic generator on the one before it; floating when
+     * there is only one, or the platform cannot pin threads.
+     */
+    private static Placement placement() {
+        if (!CpuAffinity.isSupported()) {
+            return Placement.FLOATING;
+        }
+        List<Integer> cpus = List.copyOf(CpuAffinity.currentThreadAffinity().cpus());
+        if (cpus.size() < BENCH_THREADS) {
+            return Placement.FLOATING;
+        }
+        return new Placement(CpuSet.of(cpus.getLast()), CpuSet.of(cpus.get(cpus.size() - 2)));
     }
 
     private static int positive(String value, String option) {
@@ -160,9 +202,11 @@ final class EngineBenchmark {
         Instant startedAt = Instant.now();
         List<EngineCase> cases = settings.cases();
         out.printf(Locale.ROOT, "bench engine: %d cases x %d interleaved rounds, each case in its own JVM (%s), "
-                + "warm-up >= %d ms, window %d ms; load average %.2f%n", cases.size(), settings.rounds(),
+                + "warm-up >= %d ms, window %d ms, %s; load average %.2f%n", cases.size(), settings.rounds(),
                 String.join(" ", jvm.launcher()), settings.warmUpMillis(), settings.windowMillis(),
-                MachineLoad.read().oneMinute());
+                placement.worker().isEmpty() ? "worker and traffic generator not pinned"
+                        : "worker pinned to CPU " + placement.worker() + ", traffic generator to CPU "
+                                + placement.generator(), MachineLoad.read().oneMinute());
         List<Run> runs = new ArrayList<>();
         for (int round = 1; round <= settings.rounds(); round++) {
             for (int i = 0; i < cases.size(); i++) {
@@ -201,8 +245,13 @@ final class EngineBenchmark {
     }
 
     private Measurement fork(ForkedJvm jvm, EngineCase c) {
-        String output = jvm.run(List.of("bench", "engine", "--run-case=" + c.id(),
-                "--warm-up-ms=" + settings.warmUpMillis(), "--window-ms=" + settings.windowMillis()), CASE_LIMIT);
+        List<String> arguments = new ArrayList<>(List.of("bench", "engine", "--run-case=" + c.id(),
+                "--warm-up-ms=" + settings.warmUpMillis(), "--window-ms=" + settings.windowMillis()));
+        if (!placement.worker().isEmpty()) {
+            arguments.add("--worker-cpu=" + placement.worker());
+            arguments.add("--generator-cpu=" + placement.generator());
+        }
+        String output = jvm.run(arguments, CASE_LIMIT);
         for (String line : output.lines().toList()) {
             if (line.startsWith(ROUND_PREFIX)) {
                 return JSON.readValue(line.substring(ROUND_PREFIX.length()), Measurement.class);

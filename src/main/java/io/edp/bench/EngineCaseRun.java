@@ -6,12 +6,18 @@ import io.edp.engine.Mode;
 import io.edp.engine.nic.Doorbell;
 import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.nic.loopback.TrafficGenerator;
+import io.edp.engine.numa.CpuSet;
+import io.edp.engine.numa.NumaTopology;
+import io.edp.engine.numa.WorkerPinning;
 import io.edp.engine.worker.Worker;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * One round of one {@link EngineCase}, in the JVM {@code bench engine} forked for it: starts the engine and the
@@ -48,7 +54,19 @@ final class EngineCaseRun {
     record Measurement(String mode, int descriptorBytes, int frameBytes, int flows, boolean onePair,
             double windowSeconds, long packets, double mpps, double workerNsPerPacket, double pipelineNsPerPacket,
             double workerPacketsPerCoreSecond, double copyGbps, double hitRate, double allocBytesPerPacket,
-            double busyNsPerPacket, double packetsPerPoll, double runnableTasks, double loadAverage, Idle idle) {
+            double busyNsPerPacket, double packetsPerPoll, double runnableTasks, double loadAverage, Idle idle,
+            String workerCpus, String generatorCpus) {
+    }
+
+    /**
+     * Where the case's two threads run: the worker on {@code worker}'s CPUs and the traffic generator on
+     * {@code generator}'s, or, where a set is empty, wherever the scheduler puts that thread. On separate CPUs
+     * the two never take turns on one, and the frames always cross from the generator's core to the worker's
+     * (as a NIC's DMA writes outside the worker's core); floating, each round measured whichever the scheduler
+     * chose, and one build's rounds ranged twice as wide (docs/benchmarks.md).
+     */
+    record Placement(CpuSet worker, CpuSet generator) {
+        static final Placement FLOATING = new Placement(CpuSet.of(), CpuSet.of());
     }
 
     /**
@@ -69,9 +87,13 @@ final class EngineCaseRun {
     private final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
-    Measurement measure(EngineCase c, long warmUpMillis, long windowMillis) {
+    Measurement measure(EngineCase c, long warmUpMillis, long windowMillis, Placement placement) {
         try (Engine engine = Engine.start(c.config())) {
-            TrafficGenerator generator = ((LoopbackNic) engine.driver(0)).startTraffic(c.traffic());
+            String workerCpus = placement.worker().isEmpty() ? "" : engine.pinWorkers(new WorkerPinning(true,
+                    new NumaTopology(new TreeMap<>(Map.of(0, placement.worker()))))).values().stream()
+                    .map(CpuSet::toString).collect(Collectors.joining(" "));
+            TrafficGenerator generator = ((LoopbackNic) engine.driver(0)).startTraffic(c.traffic(),
+                    placement.generator());
             long start = System.nanoTime();
             while (engine.stats().rxPackets() < c.warmUpPackets()
                     || System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(warmUpMillis)) {
@@ -119,7 +141,8 @@ final class EngineCaseRun {
                     (double) workerCpu / packets, (double) pipelineCpu / packets, packets * 1e9 / workerCpu,
                     (w1.rxBytes() - w0.rxBytes()) * 8.0 / wall, hits + slow == 0 ? 0 : (double) hits / (hits + slow),
                     (double) alloc / packets, (double) (w1.busyNanos() - w0.busyNanos()) / packets,
-                    (double) packets / polls, (double) runnable / samples, MachineLoad.read().oneMinute(), idle);
+                    (double) packets / polls, (double) runnable / samples, MachineLoad.read().oneMinute(), idle,
+                    workerCpus, placement.generator().toString());
         }
     }
 

@@ -7,6 +7,7 @@ import io.edp.engine.nic.Doorbell;
 import io.edp.engine.nic.NicDriver;
 import io.edp.engine.nic.RxSteering;
 import io.edp.engine.nic.VnicAddress;
+import io.edp.engine.numa.CpuSet;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 
@@ -137,12 +138,20 @@ public final class LoopbackNic implements NicDriver {
     }
 
     /** Starts sending {@code profile} on a thread of its own; one generator per NIC at a time. */
-    public synchronized TrafficGenerator startTraffic(TrafficProfile profile) {
+    public TrafficGenerator startTraffic(TrafficProfile profile) {
+        return startTraffic(profile, CpuSet.of());
+    }
+
+    /**
+     * Starts sending {@code profile} on a thread of its own that runs only on {@code cpus} (empty: wherever the
+     * scheduler puts it), so that a benchmark can keep the traffic source off its worker's CPU.
+     */
+    public synchronized TrafficGenerator startTraffic(TrafficProfile profile, CpuSet cpus) {
         if (generator != null && !generator.finished()) {
             throw new IllegalStateException("port " + name + " already has a running traffic generator");
         }
         generator = new TrafficGenerator(profile, this);
-        generator.start();
+        generator.start(cpus);
         return generator;
     }
 

@@ -6,6 +6,8 @@ import static io.edp.engine.packet.NetworkOrder.U64;
 
 import io.edp.engine.mbuf.MbufPool;
 import io.edp.engine.nic.NicDriver;
+import io.edp.engine.numa.CpuAffinity;
+import io.edp.engine.numa.CpuSet;
 import io.edp.engine.packet.FlowKey;
 import io.edp.engine.slowpath.Cidr;
 import io.edp.engine.slowpath.MacAddress;
@@ -103,8 +105,14 @@ public final class TrafficGenerator {
         }
     }
 
-    void start() {
-        thread = Thread.ofPlatform().name("edp-traffic-" + nic.name()).daemon(true).start(this::run);
+    /** Starts the generator's thread, pinned to {@code cpus} before its first frame unless they are empty. */
+    void start(CpuSet cpus) {
+        thread = Thread.ofPlatform().name("edp-traffic-" + nic.name()).daemon(true).start(() -> {
+            if (!cpus.isEmpty()) {
+                CpuAffinity.pinCurrentThread(cpus);
+            }
+            run();
+        });
     }
 
     /** The IP protocol of flow {@code i} (deterministic, so tests can predict it). */
