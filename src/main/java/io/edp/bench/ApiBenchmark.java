@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 /**
  * {@code bench api [--url=URL [--host=ID]] [--hosts=N] [--seconds=N] [--warm-up=N] [--concurrency=N]
  * [--load=wrk|builtin|wrk,builtin]}: requests per second and p50/p99 latency of the manager's read endpoints under a
- * fixed number of concurrent keep-alive connections (default 16): each endpoint in turn for a warm-up (default 2 s),
+ * fixed number of concurrent keep-alive connections (default 16): each endpoint in turn for a warm-up (default 10 s),
  * then each in turn for a measured window (default 5 s).
  * The load comes from wrk by default ({@link Wrk}, its own process; a run without it on PATH stops at once, saying
  * so), or from the built-in generator in this JVM ({@link HttpLoad}); with both, each endpoint's window is measured
@@ -105,7 +105,9 @@ public final class ApiBenchmark {
         String host = null;
         long hosts = 100;
         long seconds = 5;
-        long warmUp = 2;
+        // long enough for C2 to have compiled the request path before the first window: with 2 s per endpoint it
+        // was still compiling through the third, and the windows measured the JIT (docs/benchmarks.md)
+        long warmUp = 10;
         long concurrency = 16;
         List<Generator> loads = List.of(Generator.WRK);
         for (String argument : arguments) {
