@@ -94,7 +94,10 @@ public final class AfPacketBench {
             + " [--peer ovs [--rounds N]] [--frames 64,1518] [--flows 1,10000]";
     private static final Path OUTPUT = Path.of("target", "bench", "afpacket.json");
     private static final String MAX = "max";
-    /** Column heads of {@link #figures}: Mpps, loss %, CPU % and run-queue wait % (100 = one core), CPU ns per forwarded packet. */
+    /**
+     * Column heads of {@link #figures}: Mpps, loss %, CPU % and run-queue wait % (100 = one core), CPU ns per
+     * forwarded packet.
+     */
     private static final String FIGURES = "offered forward  loss %  CPU %  wait %  ns/pkt";
     /** trafgen with {@code --cpus 1} pins its sender to CPU 0; the forwarder gets the other. */
     private static final int FORWARDER_CPU = 1;
@@ -245,7 +248,8 @@ public final class AfPacketBench {
                 MachineLoad.read().oneMinute(), comparisons, summary(comparisons));
         out.println("median [min–max] over " + rounds + " round(s), EDP / OVS:");
         for (Summary s : report.summary()) {
-            out.printf(Locale.ROOT, "  %-11s %4d B %6d flows %-10s forwarded %.2f× [%.2f–%.2f], CPU per packet %.2f× [%.2f–%.2f]%n",
+            out.printf(Locale.ROOT, "  %-11s %4d B %6d flows %-10s forwarded %.2f× [%.2f–%.2f],"
+                            + " CPU per packet %.2f× [%.2f–%.2f]%n",
                     s.pipeline(), s.frame_bytes(), s.flows(), s.offered_rate(), s.forwarded_ratio(),
                     s.forwarded_ratio_min(), s.forwarded_ratio_max(), s.cpu_per_packet_ratio(),
                     s.cpu_per_packet_ratio_min(), s.cpu_per_packet_ratio_max());
@@ -328,7 +332,8 @@ public final class AfPacketBench {
 
     private Result measure(VethLab lab, VethLab.ForwardingPath path, Side side, TrafgenProfile profile, String rate) {
         try (Forwarder forwarder = side.factory().open(path.ingress(), path.egress())) {
-            try (VethLab.RunningTrafgen generator = lab.trafgenUntilStopped(path.generator(), VethLab.GENERATOR_DEVICE, profile, rate)) {
+            try (VethLab.RunningTrafgen generator =
+                    lab.trafgenUntilStopped(path.generator(), VethLab.GENERATOR_DEVICE, profile, rate)) {
                 pause(warmupNanos);
                 generator.requireRunning();
                 // The window is read from the root-namespace veth ends (a file read, microseconds apart): ingress
@@ -380,7 +385,8 @@ public final class AfPacketBench {
     private void write(Object results) {
         try {
             Files.createDirectories(OUTPUT.getParent());
-            JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build().writeValue(OUTPUT.toFile(), results);
+            JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build()
+                    .writeValue(OUTPUT.toFile(), results);
             out.println("wrote " + OUTPUT);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -70,8 +70,10 @@ final class EngineForwarder implements AfPacketBench.Forwarder {
         String drops = StatsLine.drops(engine.stats());
         AfPacketDriver ingress = (AfPacketDriver) engine.driver(1);
         AfPacketDriver egress = (AfPacketDriver) engine.driver(2);
-        String driverLosses = "       ingress ring drops=" + ingress.rxRingDrops() + ", egress TX ring full=" + egress.txDropped(0)
-                + (egress.txKickFailures(0) == 0 ? "" : ", failed kicks=" + egress.txKickFailures(0) + " " + egress.txLastKickError(0));
+        String driverLosses = "       ingress ring drops=" + ingress.rxRingDrops()
+                + ", egress TX ring full=" + egress.txDropped(0)
+                + (egress.txKickFailures(0) == 0
+                        ? "" : ", failed kicks=" + egress.txKickFailures(0) + " " + egress.txLastKickError(0));
         engine.close();
         out.println(driverLosses + (drops.isEmpty() ? "" : "; engine drops:" + drops));
     }

@@ -58,15 +58,19 @@ final class OvsForwarder implements AfPacketBench.Forwarder {
             ovs(daemon(List.of("ovsdb-server", database.toString(), "--remote=punix:" + socket()), "ovsdb-server"));
             serverPid = pidOf("ovsdb-server");
             ovs("ovs-vsctl", "--db=unix:" + socket(), "--no-wait", "init");
-            List<String> vswitchd = new ArrayList<>(cpu < 0 ? List.of() : List.of("taskset", "-c", Integer.toString(cpu)));
+            List<String> vswitchd =
+                    new ArrayList<>(cpu < 0 ? List.of() : List.of("taskset", "-c", Integer.toString(cpu)));
             vswitchd.addAll(List.of("ovs-vswitchd", "unix:" + socket(), "--disable-system", "--disable-system-route"));
             ovs(daemon(vswitchd, "ovs-vswitchd"));
             pid = pidOf("ovs-vswitchd");
             ovs("ovs-vsctl", "--db=unix:" + socket(), "--timeout=30", "add-br", bridge,
                     "--", "set", "bridge", bridge, "datapath_type=netdev", "fail-mode=secure",
-                    "--", "add-port", bridge, ingress, "--", "set", "interface", ingress, "ofport_request=" + INGRESS_PORT,
-                    "--", "add-port", bridge, egress, "--", "set", "interface", egress, "ofport_request=" + EGRESS_PORT);
-            ovs("ovs-ofctl", "replace-flows", bridge, Files.writeString(directory.resolve("flows"), flows(pipeline)).toString());
+                    "--", "add-port", bridge, ingress,
+                    "--", "set", "interface", ingress, "ofport_request=" + INGRESS_PORT,
+                    "--", "add-port", bridge, egress,
+                    "--", "set", "interface", egress, "ofport_request=" + EGRESS_PORT);
+            Path flowTable = Files.writeString(directory.resolve("flows"), flows(pipeline));
+            ovs("ovs-ofctl", "replace-flows", bridge, flowTable.toString());
         } catch (IOException | RuntimeException e) {
             close();
             throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
@@ -95,7 +99,8 @@ final class OvsForwarder implements AfPacketBench.Forwarder {
 
     /** The connections in Open vSwitch's userspace connection tracker. */
     int connections() {
-        return (int) ovs("ovs-appctl", "-t", control("ovs-vswitchd").toString(), "dpctl/dump-conntrack").lines().count();
+        return (int) ovs("ovs-appctl", "-t", control("ovs-vswitchd").toString(), "dpctl/dump-conntrack")
+                .lines().count();
     }
 
     @Override

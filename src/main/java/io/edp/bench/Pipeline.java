@@ -5,9 +5,15 @@ package io.edp.bench;
  * comparison.
  */
 public enum Pipeline {
-    /** Every frame from the ingress port out of the egress one, unchanged: the engine's drivers alone, OVS's {@code in_port=1,actions=output:2}. */
+    /**
+     * Every frame from the ingress port out of the egress one, unchanged: the engine's drivers alone, OVS's
+     * {@code in_port=1,actions=output:2}.
+     */
     PLAIN("plain"),
-    /** The engine's firewall (a DROP and an ALLOW rule, connection tracking) and routing (MAC rewrite, TTL decrement). */
+    /**
+     * The engine's firewall (a DROP and an ALLOW rule, connection tracking) and routing (MAC rewrite, TTL
+     * decrement).
+     */
     ENGINE_WORK("engine-work");
 
     private final String label;

@@ -24,7 +24,8 @@ record ProcessTimes(Map<String, ThreadTimes> threads) {
             for (Path task : tasks.toList()) {
                 try {
                     String[] fields = Files.readString(task.resolve("schedstat")).trim().split(" ");
-                    threads.put(task.getFileName().toString(), new ThreadTimes(Long.parseLong(fields[0]), Long.parseLong(fields[1])));
+                    threads.put(task.getFileName().toString(),
+                            new ThreadTimes(Long.parseLong(fields[0]), Long.parseLong(fields[1])));
                 } catch (IOException e) {
                     // the thread exited since the listing
                 }

@@ -39,9 +39,9 @@ import tools.jackson.databind.json.JsonMapper;
  * and {@code ipfix+log}: {@code ipfix} with firewall packet logging on and every rule logged (each connection's
  * start and end is a line, and its packets and bytes are counted on every hit for its TERM line), to a syslog
  * server on loopback; in one run, rounds interleaved; a collector on loopback takes the export and the lines.
- * Packets per core-second charge the worker thread, the exporter's and the packet logger's. drop_pct is the loss against telemetry off of the same
- * mode in the same run, from the median round of each (the machine this
- * runs on is shared: one window can be off by 15 % either way).
+ * Packets per core-second charge the worker thread, the exporter's and the packet logger's. drop_pct is the loss
+ * against telemetry off of the same mode in the same run, from the median round of each (the machine this runs on is
+ * shared: one window can be off by 15 % either way).
  * Writes {@code target/bench/telemetry.json}.
  */
 final class TelemetryBenchmark {

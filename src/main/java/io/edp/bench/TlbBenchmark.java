@@ -311,7 +311,9 @@ final class TlbBenchmark {
                 count++;
             }
         }
-        return count == 0 ? "-" : String.format(Locale.ROOT, "%5.1f %% / %5.1f %%", busy / count * 100, cpu / count * 100);
+        return count == 0
+                ? "-"
+                : String.format(Locale.ROOT, "%5.1f %% / %5.1f %%", busy / count * 100, cpu / count * 100);
     }
 
     private void printDecisions(List<TlbDecision> decisions) {
@@ -348,7 +350,8 @@ final class TlbBenchmark {
         Path dir = Path.of("target", "bench");
         StringBuilder json = new StringBuilder();
         json.append(String.format(Locale.ROOT, "{\"peak_util_before\": %.4f, \"peak_util_after\": %.4f, "
-                        + "\"cycles_to_converge\": %d, \"moves\": %d, \"packets_lost\": %d, \"packets_reordered\": %d,%n",
+                        + "\"cycles_to_converge\": %d, \"moves\": %d, "
+                        + "\"packets_lost\": %d, \"packets_reordered\": %d,%n",
                 result.peakUtilBefore(), result.peakUtilAfter(), result.cyclesToConverge(), result.moves(),
                 result.packetsLost(), result.packetsReordered()));
         json.append(String.format(Locale.ROOT, " \"hot_pps\": %d, \"cold_pps\": %d, \"samples\": [%n",

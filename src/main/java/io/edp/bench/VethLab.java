@@ -57,7 +57,8 @@ public final class VethLab implements AutoCloseable {
         HostCommand.run("ip", "link", "add", root, "type", "veth", "peer", "name", innerEnd, "netns", namespace);
         rootLinks.add(root);
         HostCommand.run("sysctl", "-q", "-w", "net.ipv6.conf." + root + ".disable_ipv6=1");
-        HostCommand.run("ip", "netns", "exec", namespace, "sysctl", "-q", "-w", "net.ipv6.conf." + innerEnd + ".disable_ipv6=1");
+        HostCommand.run("ip", "netns", "exec", namespace,
+                "sysctl", "-q", "-w", "net.ipv6.conf." + innerEnd + ".disable_ipv6=1");
         HostCommand.run("ip", "link", "set", root, "up");
         HostCommand.run("ip", "-n", namespace, "link", "set", innerEnd, "up");
         return root;
@@ -77,7 +78,8 @@ public final class VethLab implements AutoCloseable {
     public ForwardingPath forwardingPath() {
         String generator = namespace("gen");
         String sink = namespace("sink");
-        return new ForwardingPath(generator, veth("in", generator, GENERATOR_DEVICE), veth("out", sink, SINK_DEVICE), sink);
+        return new ForwardingPath(generator, veth("in", generator, GENERATOR_DEVICE),
+                veth("out", sink, SINK_DEVICE), sink);
     }
 
     /** An interface statistic ({@code rx_packets}, {@code tx_packets}, ...); namespace null for the root one. */
@@ -92,7 +94,10 @@ public final class VethLab implements AutoCloseable {
         }
     }
 
-    /** Sends {@code count} frames of {@code profile} from {@code device} in {@code namespace}; returns when all are sent. */
+    /**
+     * Sends {@code count} frames of {@code profile} from {@code device} in {@code namespace}; returns when all are
+     * sent.
+     */
     public void trafgen(String namespace, String device, TrafgenProfile profile, long count) {
         HostCommand.run(trafgenCommand(namespace, device, profile, "-n", Long.toString(count)));
     }

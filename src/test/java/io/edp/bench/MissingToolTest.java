@@ -51,8 +51,8 @@ class MissingToolTest {
         Outcome outcome = bench(bin, "afpacket", "--peer", "ovs");
         assertThat(outcome.exitCode()).isEqualTo(1);
         assertThat(outcome.output()).isEqualTo("bench afpacket: not found on PATH: ovsdb-tool, ovsdb-server, "
-                + "ovs-vswitchd, ovs-vsctl, ovs-ofctl, ovs-appctl (Debian: sudo apt-get install -y iproute2 netsniff-ng "
-                + "procps util-linux openvswitch-switch)");
+                + "ovs-vswitchd, ovs-vsctl, ovs-ofctl, ovs-appctl (Debian: sudo apt-get install -y iproute2 "
+                + "netsniff-ng procps util-linux openvswitch-switch)");
     }
 
     @Test

@@ -30,7 +30,8 @@ class OvsPeerTest {
         try (VethLab lab = new VethLab("ovs")) {
             VethLab.ForwardingPath path = lab.forwardingPath();
             try (OvsForwarder ovs = new OvsForwarder(path.ingress(), path.egress(), pipeline, -1)) {
-                // fewer frames than the socket buffer of Open vSwitch's port holds, so none is lost while it waits for a CPU
+                // fewer frames than the socket buffer of Open vSwitch's port holds, so none is lost while it waits
+                // for a CPU
                 lab.trafgen(path.generator(), VethLab.GENERATOR_DEVICE, new TrafgenProfile(FLOWS, 64, 0), FRAMES);
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                 while (lab.counter(null, path.egress(), "tx_packets") < FRAMES && System.nanoTime() < deadline) {
@@ -48,7 +49,8 @@ class OvsPeerTest {
     void theBenchMeasuresBothForwardersInEveryCaseAndWritesThemToItsJson() throws Exception {
         var out = new ByteArrayOutputStream();
         var err = new ByteArrayOutputStream();
-        int status = AfPacketBench.run(new String[] {"--peer", "ovs", "--seconds", "1", "--frames", "64", "--flows", "1"},
+        int status = AfPacketBench.run(
+                new String[] {"--peer", "ovs", "--seconds", "1", "--frames", "64", "--flows", "1"},
                 new PrintStream(out), new PrintStream(err), "ovs");
         assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
 

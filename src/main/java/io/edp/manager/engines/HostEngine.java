@@ -39,7 +39,10 @@ public interface HostEngine {
     /** The host's desired generation this engine runs; empty where its owner does not track it (in an agent). */
     OptionalLong generation();
 
-    /** A statistics snapshot of workers, flow caches, NIC queues, TLB, verifier and drops; it says when it was taken. */
+    /**
+     * A statistics snapshot of workers, flow caches, NIC queues, TLB, verifier and drops; it says when it was
+     * taken.
+     */
     EngineStats stats();
 
     /** Each worker's last top-flows snapshot; it says when it was taken. */

@@ -97,8 +97,8 @@ class DesiredGenerationHeader extends OncePerRequestFilter implements GlobalOpen
                             if (code.startsWith("2") && !(path.equals("/api/v1/hosts/{hostId}")
                                     && method == PathItem.HttpMethod.DELETE)) {
                                 answer.addHeaderObject(HEADER, new Header().schema(new IntegerSchema().format("int64"))
-                                        .description("The host's desired generation after this write: wait for "
-                                                + "it with GET /api/v1/hosts/{hostId}/realization?generation=N&wait=30s"));
+                                        .description("The host's desired generation after this write: wait for it "
+                                                + "with GET /api/v1/hosts/{hostId}/realization?generation=N&wait=30s"));
                             }
                         });
                     }

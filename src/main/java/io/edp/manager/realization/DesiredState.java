@@ -42,9 +42,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * Builds a host's engine configuration from the database: its inventory (physical NICs become ports with their RX
- * queues and MTU, each VM's virtual NIC a VM port), its effective EDP settings, and the global firewall rules, routes and
- * gateways that apply to it. Each port has the id (and a virtual NIC's port the name, {@code <vm>-eth<N>}) its NIC got
- * when created and keeps: adding or removing a NIC or a VM changes no other port, so the engine takes it live.
+ * queues and MTU, each VM's virtual NIC a VM port), its effective EDP settings, and the global firewall rules, routes
+ * and gateways that apply to it. Each port has the id (and a virtual NIC's port the name, {@code <vm>-eth<N>}) its NIC
+ * got when created and keeps: adding or removing a NIC or a VM changes no other port, so the engine takes it live.
  */
 @Component
 @EnableConfigurationProperties(EngineProperties.class)

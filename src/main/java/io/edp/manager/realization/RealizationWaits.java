@@ -16,11 +16,11 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.context.request.async.DeferredResult;
 
 /**
- * Long-polls on a host's realization: a waiter is answered as soon as the generation it names is realized, or the
- * push failed, or its wait runs out (then with the status as it is). A trigger on host_realization (migration V6_2)
- * NOTIFYs {@code edp_realization} with the host's id when its realization moves; PostgreSQL delivers it after the commit
- * to every replica, so a wait held on one replica is answered by a push, or an agent's report, recorded through
- * any other. No request thread is held while waiting.
+ * Long-polls on a host's realization: a waiter is answered as soon as the generation it names is realized, or the push
+ * failed, or its wait runs out (then with the status as it is). A trigger on host_realization (migration V6_2) NOTIFYs
+ * {@code edp_realization} with the host's id when its realization moves; PostgreSQL delivers it after the commit to
+ * every replica, so a wait held on one replica is answered by a push, or an agent's report, recorded through any other.
+ * No request thread is held while waiting.
  */
 @Component
 class RealizationWaits implements DatabaseNotifications.Subscriber {

@@ -132,7 +132,8 @@ class WriteOutcomes implements GlobalOperationCustomizer, GlobalOpenApiCustomize
             var entity = (ResponseEntity<?>) invocation.proceed();
             var hosts = bumped.getObject().inThisTransaction();
             var mapper = json.getObject();
-            var body = entity.getBody() == null ? mapper.createObjectNode() : (ObjectNode) mapper.valueToTree(entity.getBody());
+            var body = entity.getBody() == null
+                    ? mapper.createObjectNode() : (ObjectNode) mapper.valueToTree(entity.getBody());
             var headers = new HttpHeaders();
             headers.putAll(entity.getHeaders());
             if (dryRun) {
@@ -144,7 +145,8 @@ class WriteOutcomes implements GlobalOperationCustomizer, GlobalOpenApiCustomize
                 }
             }
             body.set(HOSTS, mapper.valueToTree(hosts));
-            var status = entity.getStatusCode().isSameCodeAs(HttpStatus.NO_CONTENT) ? HttpStatus.OK : entity.getStatusCode();
+            var status = entity.getStatusCode().isSameCodeAs(HttpStatus.NO_CONTENT)
+                    ? HttpStatus.OK : entity.getStatusCode();
             return new ResponseEntity<>(body, headers, status);
         }
 

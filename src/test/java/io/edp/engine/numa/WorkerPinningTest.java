@@ -24,8 +24,9 @@ class WorkerPinningTest {
     void enabledPinningPutsEachWorkerOnItsNodesCpus() {
         // one CPU per node of this host's CPUs, so pinning is a real restriction even on a one-node machine
         CpuSet allowed = CpuAffinity.currentThreadAffinity();
+        int first = allowed.cpus().first();
         int last = allowed.cpus().last();
-        TreeMap<Integer, CpuSet> nodes = new TreeMap<>(Map.of(0, CpuSet.of(allowed.cpus().first()), 1, CpuSet.of(last)));
+        TreeMap<Integer, CpuSet> nodes = new TreeMap<>(Map.of(0, CpuSet.of(first), 1, CpuSet.of(last)));
         try (Engine engine = twoNodeEngine()) {
             Map<Integer, CpuSet> affinity = engine.pinWorkers(new WorkerPinning(true, new NumaTopology(nodes)));
 

@@ -20,8 +20,9 @@ class AccountLookupFailureTest {
 
     @Test
     void aLookupThatFindsNoDatabaseIs503WithRetryAfter() {
-        var failure = new InternalAuthenticationServiceException("lookup failed", new CannotGetJdbcConnectionException(
-                "no connection", new SQLTransientConnectionException("Connection is not available, request timed out")));
+        var failure = new InternalAuthenticationServiceException("lookup failed",
+                new CannotGetJdbcConnectionException("no connection",
+                        new SQLTransientConnectionException("Connection is not available, request timed out")));
 
         var response = handler.unauthenticated(failure, request);
 

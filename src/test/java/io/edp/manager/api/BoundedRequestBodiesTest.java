@@ -33,7 +33,8 @@ class BoundedRequestBodiesTest extends ManagerTest {
                     if (!content.getKey().equals(MERGE_PATCH_TYPE)) {
                         checked++;
                         walk(api, content.getValue().path("schema"),
-                                operation.getKey().toUpperCase() + " " + path.getKey() + " $", unbounded, new ArrayList<>());
+                                operation.getKey().toUpperCase() + " " + path.getKey() + " $",
+                                unbounded, new ArrayList<>());
                     }
                 }
             }

@@ -76,25 +76,32 @@ class DryRunTest extends ManagerTest {
                 write("patch a host", i -> patched(patch("/api/v1/hosts/" + i.get("host")),
                         "{\"labels\": {\"rack\": \"r13\"}}")),
                 write("delete a host", i -> delete("/api/v1/hosts/" + i.get("host"))),
-                write("create a pNIC", i -> json(post("/api/v1/hosts/" + i.get("host") + "/pnics"), PNIC.formatted("vmnic7"))),
-                write("replace a pNIC", i -> json(put(pnic(i)), PNIC.formatted("vmnic0").replace("25000", "10000"))),
+                write("create a pNIC", i -> json(post("/api/v1/hosts/" + i.get("host") + "/pnics"),
+                        PNIC.formatted("vmnic7"))),
+                write("replace a pNIC", i -> json(put(pnic(i)),
+                        PNIC.formatted("vmnic0").replace("25000", "10000"))),
                 write("patch a pNIC", i -> patched(patch(pnic(i)), "{\"rxQueues\": 2}")),
                 write("delete a pNIC", i -> delete(pnic(i))),
-                write("create a VM", i -> json(post("/api/v1/hosts/" + i.get("host") + "/vms"), VM.formatted("db"))),
-                write("replace a VM", i -> json(put(vm(i)), VM.formatted("web").replace("\"vcpus\": 2", "\"vcpus\": 4"))),
+                write("create a VM", i -> json(post("/api/v1/hosts/" + i.get("host") + "/vms"),
+                        VM.formatted("db"))),
+                write("replace a VM", i -> json(put(vm(i)),
+                        VM.formatted("web").replace("\"vcpus\": 2", "\"vcpus\": 4"))),
                 write("patch a VM", i -> patched(patch(vm(i)), "{\"numaNode\": 1}")),
                 write("delete a VM", i -> delete(vm(i))),
                 write("create a vNIC", i -> json(post(vm(i) + "/vnics"), VNIC.formatted("02"))),
-                write("replace a vNIC", i -> json(put(vnic(i)), VNIC.formatted("01").replace("\"vlan\": 0", "\"vlan\": 5"))),
+                write("replace a vNIC", i -> json(put(vnic(i)),
+                        VNIC.formatted("01").replace("\"vlan\": 0", "\"vlan\": 5"))),
                 write("patch a vNIC", i -> patched(patch(vnic(i)), "{\"vlan\": 7}")),
                 write("delete a vNIC", i -> delete(vnic(i))),
                 write("replace a host's EDP settings", i -> json(put("/api/v1/hosts/" + i.get("host") + "/edp"),
                         "{\"profile\": \"gold\", \"settings\": {\"mode\": \"EDP_DEDICATED\"}}")),
-                write("create a profile", i -> json(post("/api/v1/edp-profiles"), PROFILE.formatted("silver", "LEGACY"))),
+                write("create a profile", i -> json(post("/api/v1/edp-profiles"),
+                        PROFILE.formatted("silver", "LEGACY"))),
                 write("replace a profile", i -> json(put("/api/v1/edp-profiles/gold"),
                         PROFILE.formatted("gold", "EDP_DEDICATED"))),
                 write("delete a profile", i -> delete("/api/v1/edp-profiles/silver-unused")),
-                write("create a firewall rule", i -> json(post("/api/v1/firewall/rules"), RULE.formatted("new", "DROP"))),
+                write("create a firewall rule", i -> json(post("/api/v1/firewall/rules"),
+                        RULE.formatted("new", "DROP"))),
                 write("replace a firewall rule", i -> json(put("/api/v1/firewall/rules/" + i.get("rule")),
                         RULE.formatted("drop-one", "REJECT"))),
                 write("delete a firewall rule", i -> delete("/api/v1/firewall/rules/" + i.get("rule"))),
@@ -102,7 +109,8 @@ class DryRunTest extends ManagerTest {
                 write("replace a route", i -> json(put("/api/v1/routing/routes/" + i.get("route")),
                         ROUTE.formatted("10.128.0.0/16", 30))),
                 write("delete a route", i -> delete("/api/v1/routing/routes/" + i.get("route"))),
-                write("create an IPFIX collector", i -> json(post("/api/v1/ipfix-collectors"), COLLECTOR.formatted(4740))),
+                write("create an IPFIX collector", i -> json(post("/api/v1/ipfix-collectors"),
+                        COLLECTOR.formatted(4740))),
                 write("replace an IPFIX collector", i -> json(put("/api/v1/ipfix-collectors/" + i.get("collector")),
                         COLLECTOR.formatted(4741))),
                 write("delete an IPFIX collector", i -> delete("/api/v1/ipfix-collectors/" + i.get("collector"))),
@@ -119,12 +127,14 @@ class DryRunTest extends ManagerTest {
             {"name": "%s", "numaNode": 0, "speedMbps": 25000, "rxQueues": 1, "rss": false,
              "driver": {"kind": "loopback"}}""";
     private static final String VM = "{\"name\": \"%s\", \"vcpus\": 2, \"numaNode\": 0}";
-    private static final String VNIC = "{\"mac\": \"00:50:56:aa:bb:%s\", \"vlan\": 0, \"adapterType\": \"VMXNET3\", \"rxQueues\": 1}";
+    private static final String VNIC = "{\"mac\": \"00:50:56:aa:bb:%s\", \"vlan\": 0, \"adapterType\": \"VMXNET3\","
+            + " \"rxQueues\": 1}";
     private static final String PROFILE = "{\"name\": \"%s\", \"settings\": {\"mode\": \"%s\"}}";
     private static final String RULE = """
             {"name": "%s", "priority": 10, "source": "10.0.0.7/32", "destination": "any", "protocol": "ANY",
              "action": "%s"}""";
-    private static final String ROUTE = "{\"prefix\": \"%s\", \"nextHopMac\": \"02:00:00:00:00:fe\", \"output\": \"vmnic0\", \"vlan\": %d}";
+    private static final String ROUTE = "{\"prefix\": \"%s\", \"nextHopMac\": \"02:00:00:00:00:fe\","
+            + " \"output\": \"vmnic0\", \"vlan\": %d}";
     private static final String COLLECTOR = "{\"address\": \"192.0.2.10\", \"port\": %d}";
     private static final String SYSLOG = "{\"host\": \"127.0.0.1\", \"port\": %d, \"transport\": \"UDP\"}";
 
@@ -169,7 +179,8 @@ class DryRunTest extends ManagerTest {
         ids.put("route", id(created("/api/v1/routing/routes", ROUTE.formatted("10.128.0.0/16", 20))));
         ids.put("collector", id(created("/api/v1/ipfix-collectors", COLLECTOR.formatted(4739))));
         ids.put("syslog", id(created("/api/v1/syslog-servers", SYSLOG.formatted(514))));
-        created("/api/v1/accounts", "{\"name\": \"bob\", \"role\": \"VIEWER\", \"password\": \"a-long-secret-phrase\"}");
+        created("/api/v1/accounts",
+                "{\"name\": \"bob\", \"role\": \"VIEWER\", \"password\": \"a-long-secret-phrase\"}");
     }
 
     private static String id(String body) {
@@ -260,7 +271,8 @@ class DryRunTest extends ManagerTest {
         var state = db.queryForObject(STATE, String.class);
         MockHttpServletResponse dry = mvc.perform(write.request().apply(ids).param("dryRun", "true").with(operator()))
                 .andReturn().getResponse();
-        MockHttpServletResponse real = mvc.perform(write.request().apply(ids).with(operator())).andReturn().getResponse();
+        MockHttpServletResponse real = mvc.perform(write.request().apply(ids).with(operator()))
+                .andReturn().getResponse();
         assertThat(dry.getStatus()).isBetween(400, 499).isEqualTo(real.getStatus());
         JsonNode dryProblem = JSON.readTree(dry.getContentAsString());
         assertThat(dryProblem).isEqualTo(JSON.readTree(real.getContentAsString()));

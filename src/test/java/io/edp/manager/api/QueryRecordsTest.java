@@ -33,8 +33,9 @@ class QueryRecordsTest {
     private static final List<String> QUERIES = List.of("", "page=2", "size=100", "page=0&size=1", "size=101",
             "size=0", "page=-1", "page=abc", "page=", "size=%20", "page=007", "page=0x10", "page=99999999999",
             "page=1&page=2", "sort=name", "sort=name,desc", "sort=name&sort=desc", "sort=", "sort=%20name%20",
-            "name=esx-01", "name=", "name=a,b", "name=a&name=b", "name=%20esx", "label=%20rack&label=row", "name=" + "x".repeat(64), "label=rack",
-            "label=rack=r12", "label=rack&label=row=2", "label=a,b", "label==x", "label=", "label=%0A",
+            "name=esx-01", "name=", "name=a,b", "name=a&name=b", "name=%20esx", "label=%20rack&label=row",
+            "name=" + "x".repeat(64), "label=rack", "label=rack=r12", "label=rack&label=row=2", "label=a,b", "label==x",
+            "label=", "label=%0A",
             "name=esx&label=rack=r12&page=1&size=50&sort=managementAddress,desc");
 
     private final LocalValidatorFactoryBean validator = validator();
@@ -61,7 +62,8 @@ class QueryRecordsTest {
 
     @Test
     void bindsPlainValuesWithoutTheGenericBinding() throws Exception {
-        var parameter = new MethodParameter(getClass().getDeclaredMethod("list", PageParams.class, HostFilter.class), 0);
+        var parameter =
+                new MethodParameter(getClass().getDeclaredMethod("list", PageParams.class, HostFilter.class), 0);
         // no binder factory: the generic binding would fail without one
         assertThat(direct.resolveArgument(parameter, new ModelAndViewContainer(),
                 new ServletWebRequest(request("page=1&size=100&sort=name&sort=desc")), null))

@@ -25,7 +25,8 @@ class StrictQueryParametersTest extends ManagerTest {
         mvc.perform(post("/api/v1/hosts?validate=true").with(operator()).contentType(MediaType.APPLICATION_JSON)
                         .content(hostJson("esx-02")))
                 .andExpect(status().isBadRequest())
-                .andExpect(jsonPath("$.errors[0].message").value("unknown query parameter; this operation takes [dryRun]"));
+                .andExpect(jsonPath("$.errors[0].message").value(
+                        "unknown query parameter; this operation takes [dryRun]"));
         // nothing was created by the refused write
         mvc.perform(get("/api/v1/hosts").with(viewer())).andExpect(jsonPath("$.page.totalElements").value(1));
     }

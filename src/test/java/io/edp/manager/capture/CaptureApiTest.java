@@ -113,7 +113,8 @@ class CaptureApiTest extends ManagerTest {
                 .andExpect(status().isNotAcceptable());
         List<String> frames = HostCommand.run("tshark", "-r", file.toString(), "-Tfields", "-e", "eth.dst",
                 "-e", "ip.proto", "-e", "ip.dst", "-e", "frame.cap_len").lines().toList();
-        assertThat(frames).hasSize(50).allSatisfy(f -> assertThat(f).matches(VM_MAC + "\t17\t10\\.128\\.\\d+\\.\\d+\t\\d+"));
+        assertThat(frames).hasSize(50)
+                .allSatisfy(f -> assertThat(f).matches(VM_MAC + "\t17\t10\\.128\\.\\d+\\.\\d+\t\\d+"));
 
         mvc.perform(delete("/api/v1/hosts/" + hostId + "/captures/" + other).with(operator()))
                 .andExpect(status().isOk())

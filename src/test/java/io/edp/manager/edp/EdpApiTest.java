@@ -187,7 +187,8 @@ class EdpApiTest extends ManagerTest {
 
         mvc.perform(put("/api/v1/hosts/" + fourNodes + "/edp").with(operator())
                         .contentType(MediaType.APPLICATION_JSON)
-                        .content("{\"settings\": {\"workersPerNumaNode\": {\"0\": 64, \"1\": 64, \"2\": 64, \"3\": 64}}}"))
+                        .content("{\"settings\": {\"workersPerNumaNode\": "
+                                + "{\"0\": 64, \"1\": 64, \"2\": 64, \"3\": 64}}}"))
                 .andExpect(status().isBadRequest())
                 .andExpect(header().string("Content-Type", "application/problem+json"))
                 .andExpect(jsonPath("$.errors[0].field").value("settings.workersPerNumaNode"))

@@ -129,8 +129,8 @@ class PacketLogApiTest extends ManagerTest {
                 lines -> lines.size() == 100);
         assertThat(Files.readAllLines(file)).allSatisfy(line -> assertThat(line)
                 .matches("\\S+Z web-eth1 INET match PASS " + JsonPath.read(rule, "$.id") + " IN \\d+ UDP .*"));
-        assertThat(responseBody("/actuator/prometheus")).containsPattern("edp_packetlog_queued_total\\{host=\"esx-dfwlog\","
-                + "host_id=\"" + hostId + "\"} 100");
+        assertThat(responseBody("/actuator/prometheus")).containsPattern(
+                "edp_packetlog_queued_total\\{host=\"esx-dfwlog\",host_id=\"" + hostId + "\"} 100");
         mvc.perform(get("/api/v1/hosts/" + UUID.randomUUID() + "/stats/packet-log").with(viewer()))
                 .andExpect(status().isNotFound());
         mvc.perform(delete("/api/v1/hosts/" + hostId).with(operator())).andExpect(status().isNoContent());

@@ -58,7 +58,8 @@ class GenerationWaitTest extends RealizationTest {
                 .isEqualTo(changed);
 
         var vm = mvc.perform(post("/api/v1/hosts/" + hostId + "/vms").with(operator())
-                        .contentType(MediaType.APPLICATION_JSON).content("{\"name\": \"web\", \"vcpus\": 2, \"numaNode\": 0}"))
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"name\": \"web\", \"vcpus\": 2, \"numaNode\": 0}"))
                 .andExpect(status().isCreated()).andReturn().getResponse();
         assertThat(generation(vm)).isEqualTo(desiredGeneration(hostId)).isGreaterThan(changed);
 

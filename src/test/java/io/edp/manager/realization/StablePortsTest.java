@@ -189,7 +189,8 @@ class StablePortsTest extends ManagerTest {
             for (var name : new String[] {"vmnic1", "vmnic0"}) {
                 jdbc.update("""
                         INSERT INTO physical_nic (id, host_id, name, numa_node, speed_mbps, rx_queues, rss, driver_kind,
-                                                  version) VALUES (gen_random_uuid(), ?, ?, 0, 1000, 1, false, 'loopback', 0)""",
+                                                  version)
+                        VALUES (gen_random_uuid(), ?, ?, 0, 1000, 1, false, 'loopback', 0)""",
                         host, name);
             }
             // VMs and MACs inserted out of order: z-vm's two NICs, then a-vm's

@@ -56,11 +56,13 @@ class IpfixApiTest extends ManagerTest {
                 .andExpect(status().isConflict());
 
         mvc.perform(put(COLLECTORS + "/" + id).with(operator()).header("If-Match", "\"0\"")
-                        .contentType(MediaType.APPLICATION_JSON).content("{\"address\": \"2001:db8::10\", \"port\": 4739}"))
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"address\": \"2001:db8::10\", \"port\": 4739}"))
                 .andExpect(status().isOk()).andExpect(header().string("ETag", "\"0\""));
         assertThat(generation(host)).isEqualTo(before + 1);
         mvc.perform(put(COLLECTORS + "/" + id).with(operator()).header("If-Match", "\"0\"")
-                        .contentType(MediaType.APPLICATION_JSON).content("{\"address\": \"192.0.2.10\", \"port\": 2055}"))
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"address\": \"192.0.2.10\", \"port\": 2055}"))
                 .andExpect(status().isOk()).andExpect(header().string("ETag", "\"1\""));
         mvc.perform(delete(COLLECTORS + "/" + id).with(operator()).header("If-Match", "\"0\""))
                 .andExpect(status().isPreconditionFailed());

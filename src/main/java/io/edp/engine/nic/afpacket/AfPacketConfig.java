@@ -31,7 +31,8 @@ public record AfPacketConfig(String interfaceName, int rxQueues, int txQueues, i
         requireRange("rxQueues", rxQueues, 1, MAX_QUEUES);
         requireRange("txQueues", txQueues, 1, MAX_QUEUES);
         if (rxBlockBytes < PAGE || Integer.bitCount(rxBlockBytes) != 1) {
-            throw new IllegalArgumentException("rxBlockBytes must be a power of two of at least " + PAGE + ": " + rxBlockBytes);
+            throw new IllegalArgumentException(
+                    "rxBlockBytes must be a power of two of at least " + PAGE + ": " + rxBlockBytes);
         }
         requireRange("rxBlockCount", rxBlockCount, 2, 1 << 16);
         requireRange("rxBlockTimeoutMillis", rxBlockTimeoutMillis, 1, MAX_RX_BLOCK_TIMEOUT_MILLIS);

@@ -44,7 +44,8 @@ final class PacketSocket implements AutoCloseable {
     static int interfaceIndex(String interfaceName, Arena arena) {
         byte[] name = interfaceName.getBytes(StandardCharsets.US_ASCII);
         if (name.length == 0 || name.length >= IFNAMSIZ) {
-            throw new AfPacketException(interfaceName, "interface name must have 1 to " + (IFNAMSIZ - 1) + " characters");
+            throw new AfPacketException(interfaceName,
+                    "interface name must have 1 to " + (IFNAMSIZ - 1) + " characters");
         }
         MemorySegment state = Syscalls.allocateCallState(arena);
         int index = Syscalls.ifNameToIndex(state, arena.allocateFrom(interfaceName));

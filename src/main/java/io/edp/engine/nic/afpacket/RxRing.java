@@ -34,7 +34,8 @@ import java.nio.ByteOrder;
  */
 final class RxRing {
 
-    private static final ValueLayout.OfShort BE_SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfShort BE_SHORT =
+            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final int ETHERNET_ADDRESSES = 12;
     private static final int VLAN_TAG = 4;
     private static final int ETH_P_8021Q = 0x8100;
@@ -111,7 +112,9 @@ final class RxRing {
         m.dataOffset(MbufPool.HEADROOM_BYTES).dataLength(snaplen + VLAN_TAG);
         MemorySegment room = m.data();
         long at = m.dataAddress();
-        int tpid = (status & TP_STATUS_VLAN_TPID_VALID) != 0 ? Short.toUnsignedInt((short) V3_VLAN_TPID.get(ring, hdr)) : ETH_P_8021Q;
+        int tpid = (status & TP_STATUS_VLAN_TPID_VALID) != 0
+                ? Short.toUnsignedInt((short) V3_VLAN_TPID.get(ring, hdr))
+                : ETH_P_8021Q;
         MemorySegment.copy(ring, data, room, at, ETHERNET_ADDRESSES);
         room.set(BE_SHORT, at + ETHERNET_ADDRESSES, (short) tpid);
         room.set(BE_SHORT, at + ETHERNET_ADDRESSES + 2, (short) (int) V3_VLAN_TCI.get(ring, hdr));

@@ -36,12 +36,14 @@ final class Syscalls {
     private static final VarHandle ERRNO = CALL_STATE.varHandle(PathElement.groupElement("errno"));
     private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
 
-    private static final MethodHandle SOCKET = downcall("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle SOCKET = downcall("socket",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle SETSOCKOPT = downcall("setsockopt",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle GETSOCKOPT = downcall("getsockopt",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle BIND = downcall("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle BIND = downcall("bind",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle MMAP = downcall("mmap",
             FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
     private static final MethodHandle MUNMAP = downcall("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
@@ -53,7 +55,8 @@ final class Syscalls {
     private static final MethodHandle ERRNO_LOCATION = LINKER.downcallHandle(symbol("__errno_location"),
             FunctionDescriptor.of(ADDRESS.withTargetLayout(JAVA_INT)));
     private static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    private static final MethodHandle IF_NAMETOINDEX = downcall("if_nametoindex", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle IF_NAMETOINDEX = downcall("if_nametoindex",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS));
     // ioctl is variadic: the request argument is the last fixed one
     private static final MethodHandle IOCTL = downcall("ioctl",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS), Linker.Option.firstVariadicArg(2));
@@ -98,7 +101,8 @@ final class Syscalls {
     }
 
     /** Reads an option into {@code value}; {@code length} holds its size in and the bytes written out. */
-    static int getsockopt(MemorySegment state, int fd, int level, int option, MemorySegment value, MemorySegment length) {
+    static int getsockopt(MemorySegment state, int fd, int level, int option, MemorySegment value,
+            MemorySegment length) {
         try {
             return (int) GETSOCKOPT.invokeExact(state, fd, level, option, value, length);
         } catch (Throwable t) {
@@ -117,7 +121,8 @@ final class Syscalls {
     /** Maps {@code length} bytes of the socket's rings; returns MAP_FAILED ((void *) -1) on failure. */
     static MemorySegment mmap(MemorySegment state, int fd, long length, int flags) {
         try {
-            return (MemorySegment) MMAP.invokeExact(state, MemorySegment.NULL, length, PROT_READ | PROT_WRITE, flags, fd, 0L);
+            return (MemorySegment) MMAP.invokeExact(state, MemorySegment.NULL, length, PROT_READ | PROT_WRITE, flags,
+                    fd, 0L);
         } catch (Throwable t) {
             throw linkageFailure(t);
         }

@@ -53,7 +53,10 @@ class ConfiguredSteeringTest {
         return config;
     }
 
-    /** Sends {@code packets} frames of {@code flows} flows from the wire to {@code mac} on {@code vlan}; frames per uplink queue. */
+    /**
+     * Sends {@code packets} frames of {@code flows} flows from the wire to {@code mac} on {@code vlan}; frames per
+     * uplink queue.
+     */
     private static long[] send(Engine engine, String mac, int vlan, int flows, int packets) {
         long[] before = uplinkQueuePackets(engine.stats());
         Traffic.sendAll(engine, UPLINK, TrafficProfile.udp().withMacs(SOURCE_MAC, mac).withVlan(vlan)
