@@ -276,7 +276,12 @@ public final class Engine implements AutoCloseable {
             current = g;
             config = next;
             group.awaitAdoption(g);
-            configurePacketLog(next);
+            if (!next.packetLog().equals(previous.packetLog()) || !next.ports().equals(previous.ports())
+                    || !next.vnics().equals(previous.vnics())) {
+                // the log's outputs and interface names follow these parts alone: a change elsewhere, such as a
+                // firewall rule, leaves them as they are (a failed output is retried with the log's next change)
+                configurePacketLog(next);
+            }
         } catch (RuntimeException e) {
             rollBack(previous, g, released, opened.values(), e);
             throw e;
