@@ -240,7 +240,9 @@ public final class FlowCache {
         long packets = get(base + 8);
         set(base + 8, packets + 1);
         add(base + 9, bytes);
-        set(base + 10, (packets == 0 ? (long) nowMillis << 32 : get(base + 10)) | tcpFlags);
+        if (packets == 0 || tcpFlags != 0) { // otherwise word 10 keeps its first-seen time and flags as they are
+            set(base + 10, (packets == 0 ? (long) nowMillis << 32 : get(base + 10)) | tcpFlags);
+        }
     }
 
     /**

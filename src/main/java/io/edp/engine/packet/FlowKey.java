@@ -1,5 +1,7 @@
 package io.edp.engine.packet;
 
+import static java.nio.ByteOrder.LITTLE_ENDIAN;
+
 import io.edp.engine.mbuf.Mbuf;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -24,6 +26,7 @@ import java.lang.foreign.ValueLayout;
  *   56   2  reserved
  *   58   6  srcMac
  * </pre>
+ * Bytes 48..63 are written as two little-endian words ({@link #writeDetails}), so their fields read little-endian.
  * The flow cache keys on words 0..5. The destination MAC is in the key because the IOChain's decision depends
  * on it (switched to a vNIC, or routed when it is the router's); the etherType is implied by ipVersion because
  * only IP flows are cached, and QinQ frames (rare on VM ports) always take the IOChain, so the inner tag stays
@@ -73,7 +76,9 @@ public final class FlowKey {
 
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
-    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
+    /** Bytes 48..63 are little-endian, so that {@link #writeDetails} writes them as two words on any machine. */
+    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong DETAILS = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(LITTLE_ENDIAN);
 
     private FlowKey() {
     }
@@ -138,6 +143,23 @@ public final class FlowKey {
 
     public static int flags(MemorySegment descriptors, long keyBase) {
         return descriptors.get(BYTE, keyBase + FLAGS) & 0xFF;
+    }
+
+    /**
+     * Writes bytes 48..63 of the key in two stores: TCP flags and TTL 0 (the parser sets them once it reads them),
+     * {@code flags}, the inner tag and the etherType; then the source MAC, copied from the 8 frame bytes at
+     * {@code macs} (bytes 4..11 of the frame, the destination MAC's last two and the source MAC) read little-endian.
+     */
+    public static void writeDetails(MemorySegment descriptors, long keyBase, int flags, int innerTag, int etherType,
+            long macs) {
+        descriptors.set(DETAILS, keyBase + TCP_FLAGS,
+                (long) flags << 16 | (long) innerTag << 32 | (long) etherType << 48);
+        descriptors.set(DETAILS, keyBase + SRC_MAC - 2, macs & ~0xFFFFL);
+    }
+
+    /** Reads the frame bytes {@link #writeDetails} takes as {@code macs}. */
+    public static long frameMacs(MemorySegment data, long at) {
+        return data.get(DETAILS, at);
     }
 
     /** The source MAC (the destination MAC is in word {@link #L2}). */

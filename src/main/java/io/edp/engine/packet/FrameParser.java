@@ -25,8 +25,6 @@ public final class FrameParser {
 
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
-    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
-    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
 
     private static final int ETHERNET_HEADER = 14;
     private static final int VLAN_TAG = 4;
@@ -68,16 +66,12 @@ public final class FrameParser {
         int l3 = at + 2;
         MemorySegment d = m.descriptors();
         long key = m.flowKeyAddress();
+        long dstMac = data.get(U64, frame) >>> 16;
         // QinQ frames and broadcast / multicast (flooded) frames always take the slow path
-        boolean group = (data.get(BYTE, frame) & 1) != 0;
-        d.set(BYTE, key + FlowKey.FLAGS, (byte) (innerTag == 0 && !group ? 0 : FlowKey.FLAG_SLOW_PATH_ONLY));
-        d.set(BYTE, key + FlowKey.TCP_FLAGS, (byte) 0);
-        d.set(SHORT, key + FlowKey.INNER_TAG, (short) innerTag);
-        d.set(SHORT, key + FlowKey.ETHER_TYPE, (short) etherType);
-        d.set(SHORT, key + FlowKey.SRC_MAC, data.get(SHORT, frame + 6));
-        d.set(INT, key + FlowKey.SRC_MAC + 2, data.get(INT, frame + 8));
+        boolean group = (dstMac & FlowKey.GROUP_MAC) != 0;
+        FlowKey.writeDetails(d, key, innerTag == 0 && !group ? 0 : FlowKey.FLAG_SLOW_PATH_ONLY, innerTag, etherType,
+                FlowKey.frameMacs(data, frame + 4));
         m.l3Offset(l3);
-        long dstMac = ((long) u16(data, frame) << 32) | (u32(data, frame + 2) & 0xFFFF_FFFFL);
         long l2 = FlowKey.l2Word(dstMac, outerTag);
         int inPort = m.port();
         return switch (etherType) {
