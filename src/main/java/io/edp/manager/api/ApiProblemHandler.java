@@ -23,6 +23,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.http.converter.HttpMessageNotWritableException;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.authentication.InternalAuthenticationServiceException;
 import org.springframework.security.core.AuthenticationException;
@@ -35,6 +36,7 @@ import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.HandlerMethodValidationException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
+import org.springframework.web.util.DisconnectedClientHelper;
 import tools.jackson.core.JacksonException;
 
 /**
@@ -143,6 +145,9 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler
     ResponseEntity<ProblemDetail> unexpected(Exception e, HttpServletRequest request) {
         FatalErrors.haltOnOutOfMemory(e); // Spring wraps an Error of a handler in a ServletException
+        if (clientGone(e)) {
+            return null;
+        }
         var unreachable = databaseUnreachable(e);
         if (unreachable != null) {
             // an outage fails many requests alike: one line each, no stack trace
@@ -163,6 +168,25 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
         log.error("Unexpected error", e);
         return problem(HttpStatus.INTERNAL_SERVER_ERROR,
                 "An unexpected error occurred; the manager's log has details.");
+    }
+
+    /** An answer that could not be written because its client went away is no warning (see {@link #clientGone}). */
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotWritable(HttpMessageNotWritableException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        return clientGone(e) ? null : super.handleHttpMessageNotWritable(e, headers, status, request);
+    }
+
+    /**
+     * The client closed the connection before its answer was written (a poller stopping, a load generator at the end
+     * of its run: "Broken pipe"): nobody to answer and nothing wrong here, so no answer and no warning.
+     */
+    private static boolean clientGone(Exception e) {
+        if (!DisconnectedClientHelper.isClientDisconnectedException(e)) {
+            return false;
+        }
+        log.debug("The client went away: {}", NestedExceptionUtils.getMostSpecificCause(e).toString());
+        return true;
     }
 
     @Override
