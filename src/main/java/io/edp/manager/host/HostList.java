@@ -30,7 +30,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Pages read are kept with the value of the host list's change counter (host_list_version, bumped in the commit of
  * every change to hosts, their nodes and labels, whichever replica makes it) read before them, and served again
  * while it has not moved: a request reads the counter first, so it never gets a page older than a change committed
- * before it started. A page may be newer than its counter value (a change committed between the two reads); that
+ * before it started (requests arriving together share a read that started after they arrived: {@link
+ * SharedCounterRead}). A page may be newer than its counter value (a change committed between the two reads); that
  * only costs a read again. A kept page also keeps each host's JSON ({@link HostItems}). The agents' statuses change
  * with every poll and by the clock, so they are read for every request for the hosts that show one, and such a
  * host is written anew.
@@ -81,9 +82,12 @@ class HostList {
     private final JsonMapper json;
     private final AgentConnections agents;
     private final Map<Query, Read> pages = new ConcurrentHashMap<>();
+    private final SharedCounterRead counter;
 
     HostList(JdbcClient jdbc, JsonMapper json, AgentConnections agents) {
         this.jdbc = jdbc;
+        this.counter = new SharedCounterRead(
+                () -> jdbc.sql("SELECT version FROM host_list_version").query(Long.class).single());
         this.json = json;
         this.agents = agents;
     }
@@ -94,7 +98,7 @@ class HostList {
      * agent tokens.
      */
     PageResponse<HostResponse> page(HostFilter filter, Pageable pageable) {
-        long version = jdbc.sql("SELECT version FROM host_list_version").query(Long.class).single();
+        long version = counter.read();
         var query = new Query(filter, pageable);
         var kept = pages.get(query);
         Map<UUID, AgentStatus> statuses;
