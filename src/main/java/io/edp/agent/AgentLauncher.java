@@ -80,12 +80,13 @@ public final class AgentLauncher {
         return new Spec(fields[0], fields[1], Arrays.stream(fields[2].split(",")).map(URI::create).toList());
     }
 
-    /** {@code out}, each line starting with the host's name. */
-    private static PrintStream prefixed(PrintStream out, String host) {
-        return new PrintStream(out, true) {
+    /** {@code shared}, each line starting with the host's name. */
+    static PrintStream prefixed(PrintStream shared, String host) {
+        return new PrintStream(shared, true) {
             @Override
             public void println(String line) {
-                super.println(host + " " + line);
+                // one println on the shared stream, which holds its lock for the line and its newline alike
+                shared.println(host + " " + line);
             }
         };
     }
