@@ -3,6 +3,7 @@ package io.edp.manager.host;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.edp.engine.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,20 +110,13 @@ class SharedCounterReadTest {
         }).hasMessage("once");
     }
 
-    private static void awaitStarted(SteppedSource source, int reads) throws InterruptedException {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
-        while (source.started.get() < reads) {
-            assertThat(System.nanoTime()).as("read %d started", reads).isLessThan(deadline);
-            Thread.sleep(1);
-        }
+    private static void awaitStarted(SteppedSource source, int reads) {
+        Await.until("read " + reads + " started", () -> source.started.get() >= reads, DEADLINE);
     }
 
     /** Each thread parked (waiting for a read, or for the running one to end). */
-    private static void awaitWaiting(List<Thread> threads) throws InterruptedException {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
-        while (!threads.stream().allMatch(t -> t.getState() == Thread.State.WAITING)) {
-            assertThat(System.nanoTime()).as("requests waiting").isLessThan(deadline);
-            Thread.sleep(1);
-        }
+    private static void awaitWaiting(List<Thread> threads) {
+        Await.until("requests waiting", () -> threads.stream().allMatch(t -> t.getState() == Thread.State.WAITING),
+                DEADLINE);
     }
 }
