@@ -8,14 +8,16 @@ import tools.jackson.databind.JsonNode;
 /** The agent's answer to one {@link EngineRequest}: its result, or the problem that refused it. */
 @Schema(description = "The agent's answer to an engine request: its result, or an error (not both)")
 public record AgentAnswer(
-        @Schema(types = {"object", "array", "integer", "boolean"}, description = "The operation's result as the engine's records in JSON; null for "
-                + "none (a flush) or when there is nothing (no traffic run)") JsonNode result,
+        @Schema(types = {"object", "array", "integer", "boolean"}, description = "The operation's result as the "
+                + "engine's records in JSON; null for none (a flush) or when there is nothing (no traffic run)")
+        JsonNode result,
         @Schema(description = "Why the engine refused the request; null when it did it") @Valid Error error) {
 
     static final int MAX_FIELD = 255;
     static final int MAX_MESSAGE = 10_000;
 
-    @Schema(name = "AgentAnswerError", description = "An engine's refusal, as the manager's API would answer it for an embedded host")
+    @Schema(name = "AgentAnswerError",
+            description = "An engine's refusal, as the manager's API would answer it for an embedded host")
     public record Error(
             @Schema(description = "400 (a bad argument: field names it), 404 (no engine runs), 409 (a conflict, e.g. "
                     + "traffic already running), 500 (the engine failed)", example = "409") int status,

@@ -20,12 +20,11 @@ import org.springframework.boot.convert.DurationStyle;
 
 /**
  * {@code edp agent --manager URL[,URL] --host NAME --token-file FILE [--pcap-dir DIR] [--capture-dir DIR]
- * [--interfaces IF,IF] [--stats-interval 10s]}: runs the host's engine as the manager describes it ({@link Agent}) until SIGTERM or
- * SIGINT; several manager URLs are replicas, the next one used when a call cannot reach the current one. The
- * drivers are confined by the agent's own options, as the manager confines its embedded engines: pcap files only
- * inside {@code --pcap-dir}, af_packet only on {@code --interfaces}, live captures' files only inside
- * {@code --capture-dir} (default {@code capture}). Bad options print one line and
- * return a non-zero status.
+ * [--interfaces IF,IF] [--stats-interval 10s]}: runs the host's engine as the manager describes it ({@link Agent})
+ * until SIGTERM or SIGINT; several manager URLs are replicas, the next one used when a call cannot reach the current
+ * one. The drivers are confined by the agent's own options, as the manager confines its embedded engines: pcap files
+ * only inside {@code --pcap-dir}, af_packet only on {@code --interfaces}, live captures' files only inside
+ * {@code --capture-dir} (default {@code capture}). Bad options print one line and return a non-zero status.
  */
 public final class AgentCommand {
 

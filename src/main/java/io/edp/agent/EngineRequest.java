@@ -235,10 +235,10 @@ public sealed interface EngineRequest {
     record Queued(
             @Schema(description = "Id of the request", example = "5f0c2a8e-7d1b-4c9a-9e3f-1a2b3c4d5e6f") UUID id,
             @Schema(implementation = JsonNode.class, type = "object", description = "The operation (`kind`: "
-                    + "CONFIG, STATS, GENERATION, FLUSH_FLOW_CACHES, TOP_FLOWS, RULE_STATS, CONNECTION_STATS, LIST_CONNECTIONS, "
-                    + "CLEAR_CONNECTIONS, TRACE, IPFIX_STATS, PACKET_LOG_STATS, START_TRAFFIC, TRAFFIC, STOP_TRAFFIC, "
-                    + "FLOW_RECEIVED, START_CAPTURE, CAPTURE, STOP_CAPTURE, REMOVE_CAPTURE, CAPTURE_FILE) "
-                    + "and its arguments: io.edp.agent.EngineRequest as JSON")
+                    + "CONFIG, STATS, GENERATION, FLUSH_FLOW_CACHES, TOP_FLOWS, RULE_STATS, CONNECTION_STATS, "
+                    + "LIST_CONNECTIONS, CLEAR_CONNECTIONS, TRACE, IPFIX_STATS, PACKET_LOG_STATS, START_TRAFFIC, "
+                    + "TRAFFIC, STOP_TRAFFIC, FLOW_RECEIVED, START_CAPTURE, CAPTURE, STOP_CAPTURE, REMOVE_CAPTURE, "
+                    + "CAPTURE_FILE) and its arguments: io.edp.agent.EngineRequest as JSON")
             EngineRequest request) {
     }
 }

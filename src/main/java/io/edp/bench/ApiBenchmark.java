@@ -263,7 +263,8 @@ public final class ApiBenchmark {
     }
 
     private static String json(List<Row> rows, MachineLoad before) {
-        return rows.stream().map(row -> String.format(Locale.ROOT, "  {\"endpoint\": \"%s\", \"load\": \"%s\", \"concurrency\": %d, "
+        return rows.stream().map(row -> String.format(Locale.ROOT,
+                                "  {\"endpoint\": \"%s\", \"load\": \"%s\", \"concurrency\": %d, "
                                 + "\"requests_per_second\": %.1f, \"p50_ms\": %.3f, \"p99_ms\": %.3f, \"errors\": %d, "
                                 + "\"cpu_ms_per_request\": %.3f}",
                         row.endpoint(), row.load().label(), row.concurrency(), row.result().requestsPerSecond(),

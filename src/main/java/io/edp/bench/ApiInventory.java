@@ -11,12 +11,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The inventory {@code bench api} reads, made over REST: N hosts, each with two NUMA nodes, labels, a loopback
- * physical NIC and two VMs, the first with a virtual NIC (each NIC is an engine port with a 6 MiB traffic sink). The first is the busy host: EDP_STANDARD with one worker, a run
- * of 65,536 UDP flows through it (then stopped) into a flow cache of that size and an expiry longer than the bench, so its flow cache stays
- * full and its top-flows snapshot holds 1,024 flows. The others keep LEGACY with a 4,096-entry flow cache, so that
- * a hundred engines fit the default memory budget. Every host carries the label {@code edp-bench=api}: a run
- * first deletes what an interrupted one left.
+ * The inventory {@code bench api} reads, made over REST: N hosts, each with two NUMA nodes, labels, a loopback physical
+ * NIC and two VMs, the first with a virtual NIC (each NIC is an engine port with a 6 MiB traffic sink). The first is
+ * the busy host: EDP_STANDARD with one worker, a run of 65,536 UDP flows through it (then stopped) into a flow cache of
+ * that size and an expiry longer than the bench, so its flow cache stays full and its top-flows snapshot holds 1,024
+ * flows. The others keep LEGACY with a 4,096-entry flow cache, so that a hundred engines fit the default memory budget.
+ * Every host carries the label {@code edp-bench=api}: a run first deletes what an interrupted one left.
  */
 final class ApiInventory {
 

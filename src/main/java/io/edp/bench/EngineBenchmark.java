@@ -239,8 +239,8 @@ final class EngineBenchmark {
                     + "them. Their figures are in the ranges; trust the medians only where the ranges are narrow.%n",
                     disturbed, runs.size(), DISTURBED_ABOVE, BENCH_THREADS);
         }
-        write(new Report(String.join(" ", programArguments), startedAt.toString(), settings.rounds(), settings.warmUpMillis(), settings.windowMillis(), BENCH_THREADS,
-                jvm.launcher(), runs, summary));
+        write(new Report(String.join(" ", programArguments), startedAt.toString(), settings.rounds(),
+                settings.warmUpMillis(), settings.windowMillis(), BENCH_THREADS, jvm.launcher(), runs, summary));
         return 0;
     }
 

@@ -45,7 +45,8 @@ class BenchFleetTest {
         assertThat(fleet.get("agent_placement").get("hosts").asInt()).isEqualTo(5);
         assertThat(fleet.get("embedded_placement").get("hosts").asInt()).isEqualTo(2);
         assertThat(fleet.get("agent_launcher").get("threads").asInt()).isPositive();
-        assertThat(output).contains("warm-up change 1/1", "change 3/3", "replica 2 killed").containsPattern("\\n5 +2 +3 ");
+        assertThat(output).contains("warm-up change 1/1", "change 3/3", "replica 2 killed")
+                .containsPattern("\\n5 +2 +3 ");
     }
 
     @Test

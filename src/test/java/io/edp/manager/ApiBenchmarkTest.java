@@ -63,8 +63,8 @@ class ApiBenchmarkTest {
         var err = new ByteArrayOutputStream();
 
         int status = ApiBenchmark.run(List.of("--url=" + url, "--host=" + host, "--seconds=1", "--warm-up=0",
-                "--concurrency=2", "--load=wrk,builtin"), AUTH, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err,
-                true, StandardCharsets.UTF_8));
+                "--concurrency=2", "--load=wrk,builtin"), AUTH, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
 
         assertRows(status, out, err, 8);
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("load from wrk and builtin");
@@ -81,7 +81,8 @@ class ApiBenchmarkTest {
                 true, StandardCharsets.UTF_8));
 
         assertRows(status, out, err, 4);
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("bench api: 3 hosts loaded").contains("load from wrk,");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("bench api: 3 hosts loaded")
+                .contains("load from wrk,");
         assertThat(Files.readString(Path.of("target", "bench", "api.json"))).contains("\"endpoint\": "
                 + "\"/api/v1/hosts?size=100\", \"load\": \"wrk\", \"concurrency\": 2, \"requests_per_second\": ");
         var left = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url

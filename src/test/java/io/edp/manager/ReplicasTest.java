@@ -25,12 +25,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two manager replicas, each a JVM of its own, on one PostgreSQL of this test's own: A runs the embedded engines,
- * B ({@code edp.engines.embedded=false}) serves the API only (engine reads relayed to A). What is written through B
- * is realized by A's engines; a global firewall rule written through B while A is frozen ({@code kill -STOP}) is realized on every host once A
- * resumes, and the long-polls held on B meanwhile are answered then (by a notification from PostgreSQL: B re-reads
- * nothing on its own); a {@code kill -9} of B in the middle of writes loses none that B acknowledged: A realizes
- * them all.
+ * Two manager replicas, each a JVM of its own, on one PostgreSQL of this test's own: A runs the embedded engines, B
+ * ({@code edp.engines.embedded=false}) serves the API only (engine reads relayed to A). What is written through B is
+ * realized by A's engines; a global firewall rule written through B while A is frozen ({@code kill -STOP}) is realized
+ * on every host once A resumes, and the long-polls held on B meanwhile are answered then (by a notification from
+ * PostgreSQL: B re-reads nothing on its own); a {@code kill -9} of B in the middle of writes loses none that B
+ * acknowledged: A realizes them all.
  */
 class ReplicasTest {
 

@@ -68,7 +68,8 @@ public final class HugePages {
             }
             long start = (raw.address() + PAGE_BYTES - 1) & -PAGE_BYTES;
             MemorySegment aligned = MemorySegment.ofAddress(start);
-            int ignored = (int) MADVISE.invokeExact(aligned, bytes, MADV_HUGEPAGE); // advice only: 4 KiB pages if refused
+            // advice only: 4 KiB pages if refused
+            int ignored = (int) MADVISE.invokeExact(aligned, bytes, MADV_HUGEPAGE);
             return aligned.reinterpret(bytes, arena, segment -> unmap(raw, length));
         } catch (Throwable t) {
             throw new IllegalStateException("mmap of " + bytes + " bytes failed", t);

@@ -81,7 +81,8 @@ class EngineRequests implements DatabaseNotifications.Subscriber {
         try {
             jdbc.sql("""
                             INSERT INTO engine_request (id, host_id, request, deadline)
-                            VALUES (:id, :host, CAST(:request AS jsonb), now() + :timeout * interval '1 millisecond')""")
+                            VALUES (:id, :host, CAST(:request AS jsonb), \
+                            now() + :timeout * interval '1 millisecond')""")
                     .param("id", id).param("host", hostId)
                     .param("request", EngineJson.MAPPER.writerFor(EngineRequest.class).writeValueAsString(request))
                     .param("timeout", timeout).update();

@@ -240,7 +240,8 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        if (firstCause(e, RequestBodyTooLargeException.class::isInstance) instanceof RequestBodyTooLargeException tooLarge) {
+        if (firstCause(e, RequestBodyTooLargeException.class::isInstance)
+                instanceof RequestBodyTooLargeException tooLarge) {
             return handleExceptionInternal(e, tooLarge(tooLarge).getBody(), headers, HttpStatus.CONTENT_TOO_LARGE,
                     request);
         }

@@ -16,7 +16,9 @@ import tools.jackson.databind.JsonNode;
  */
 public record FieldChange(String field, JsonNode before, JsonNode after) {
 
-    /** The fields that differ between two representations (objects compared member by member, any other value whole). */
+    /**
+     * The fields that differ between two representations (objects compared member by member, any other value whole).
+     */
     public static List<FieldChange> between(JsonNode before, JsonNode after) {
         var changes = new ArrayList<FieldChange>();
         collect("", before, after, changes);

@@ -24,11 +24,11 @@ import org.springframework.web.servlet.mvc.method.annotation.ServletModelAttribu
 /**
  * Builds the {@code @ParameterObject} records of the lists (paging, filters) from the query directly. Spring MVC's
  * generic binding of such a record (a data binder per request that looks up each constructor parameter's name,
- * annotations and type descriptor, then converts and validates through its adapters) was over a quarter of a
- * paged read (docs/benchmarks.md, "Read endpoints"). Here each record's plan is found once; a request with plain
- * values (digits for a number, one value, not empty and without a comma or white space around it, for a string, such values for a list) that
- * Bean Validation accepts is bound directly, and every other request — a value to convert the generic way, an
- * invalid one — goes to the generic binding, so that conversions and the 400s naming the field stay exactly its.
+ * annotations and type descriptor, then converts and validates through its adapters) was over a quarter of a paged read
+ * (docs/benchmarks.md, "Read endpoints"). Here each record's plan is found once; a request with plain values (digits
+ * for a number, one value, not empty and without a comma or white space around it, for a string, such values for a
+ * list) that Bean Validation accepts is bound directly, and every other request — a value to convert the generic way,
+ * an invalid one — goes to the generic binding, so that conversions and the 400s naming the field stay exactly its.
  */
 final class QueryRecords implements HandlerMethodArgumentResolver {
 

@@ -36,10 +36,11 @@ import tools.jackson.databind.module.SimpleModule;
 import tools.jackson.databind.type.LogicalType;
 
 /**
- * Request bodies are read exactly as the contract declares them: an unknown field is a 400 that names it (every one
- * of them, not the first), a number or boolean where a string is declared (a string where a number is, a fraction
- * where an integer is) is a 400, and so is a control character in any string. Lenient reading turned {@code {"mode": "EDP_STANDARD"}} sent
- * without its {@code settings} wrapper into "clear the settings", and a NUL reached PostgreSQL.
+ * Request bodies are read exactly as the contract declares them: an unknown field is a 400 that names it (every one of
+ * them, not the first), a number or boolean where a string is declared (a string where a number is, a fraction where an
+ * integer is) is a 400, and so is a control character in any string. Lenient reading turned
+ * {@code {"mode": "EDP_STANDARD"}} sent without its {@code settings} wrapper into "clear the settings", and a NUL
+ * reached PostgreSQL.
  */
 @Configuration(proxyBeanMethods = false)
 class StrictJson {

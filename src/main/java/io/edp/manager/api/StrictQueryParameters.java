@@ -25,10 +25,10 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Refuses query parameters an operation does not take (and values with control characters), as unknown body fields are refused: {@code ?nmae=esx-01}
- * would otherwise list every host as if no filter were asked for. The names an operation takes are its
- * {@code @RequestParam}s and the components of its {@code @ParameterObject} records (paging), found once per
- * handler. Only the API's own controllers are checked.
+ * Refuses query parameters an operation does not take (and values with control characters), as unknown body fields are
+ * refused: {@code ?nmae=esx-01} would otherwise list every host as if no filter were asked for. The names an operation
+ * takes are its {@code @RequestParam}s and the components of its {@code @ParameterObject} records (paging), found once
+ * per handler. Only the API's own controllers are checked.
  */
 @Configuration(proxyBeanMethods = false)
 class StrictQueryParameters implements HandlerInterceptor, WebMvcConfigurer {

@@ -131,8 +131,9 @@ class StatsController {
         var page = flows.subList((int) offset, (int) Math.min(flows.size(), offset + pageable.getPageSize()))
                 .stream().map(FlowEntry::of).toList();
         var metadata = PageResponse.of(new PageImpl<>(page, pageable, flows.size())).page();
-        return new TopFlowsReport(top.takenAt(), top.perWorker(), top.passes().stream()
-                .map(p -> new TopFlowsReport.WorkerSnapshot(p.worker(), p.takenAt(), p.passNanos(), p.flows())).toList(),
-                page, metadata);
+        var passes = top.passes().stream()
+                .map(p -> new TopFlowsReport.WorkerSnapshot(p.worker(), p.takenAt(), p.passNanos(), p.flows()))
+                .toList();
+        return new TopFlowsReport(top.takenAt(), top.perWorker(), passes, page, metadata);
     }
 }

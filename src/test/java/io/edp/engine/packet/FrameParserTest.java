@@ -139,12 +139,16 @@ class FrameParserTest {
 
     @Test
     void malformedFramesNameTheirReason() {
-        assertThat(parse(Frames.ethernet(DST, SRC).u8(8), 0)).isEqualTo(DropReason.TRUNCATED_ETHERNET.ordinal());
-        assertThat(parse(Frames.ethernet(DST, SRC).u16(0x8100).u8(0), 0)).isEqualTo(DropReason.TRUNCATED_VLAN.ordinal());
+        assertThat(parse(Frames.ethernet(DST, SRC).u8(8), 0))
+                .isEqualTo(DropReason.TRUNCATED_ETHERNET.ordinal());
+        assertThat(parse(Frames.ethernet(DST, SRC).u16(0x8100).u8(0), 0))
+                .isEqualTo(DropReason.TRUNCATED_VLAN.ordinal());
         assertThat(parse(Frames.ethernet(DST, SRC).u16(0x88CC).zeros(40), 0))
                 .isEqualTo(DropReason.UNSUPPORTED_ETHERTYPE.ordinal());
-        assertThat(parse(Frames.ethernet(DST, SRC).u16(0x0806).zeros(10), 0)).isEqualTo(DropReason.TRUNCATED_ARP.ordinal());
-        assertThat(parse(Frames.ethernet(DST, SRC).u16(0x0800).zeros(10), 0)).isEqualTo(DropReason.TRUNCATED_IPV4.ordinal());
+        assertThat(parse(Frames.ethernet(DST, SRC).u16(0x0806).zeros(10), 0))
+                .isEqualTo(DropReason.TRUNCATED_ARP.ordinal());
+        assertThat(parse(Frames.ethernet(DST, SRC).u16(0x0800).zeros(10), 0))
+                .isEqualTo(DropReason.TRUNCATED_IPV4.ordinal());
         assertThat(parse(Frames.ethernet(DST, SRC).u16(0x0800).u8(0x44).zeros(19), 0))
                 .isEqualTo(DropReason.BAD_IPV4_HEADER.ordinal());
         assertThat(parse(Frames.ethernet(DST, SRC).ipv4(17, A, B, 64, 0, 100).udp(1, 2, 0), 0))
@@ -153,7 +157,8 @@ class FrameParserTest {
                 .isEqualTo(DropReason.TRUNCATED_L4.ordinal());
         assertThat(parse(Frames.ethernet(DST, SRC).ipv4(6, A, B, 64, 0, 20).u16(1).u16(2).u32(0).u32(0).u8(0x20)
                 .zeros(7), 0)).isEqualTo(DropReason.BAD_TCP_HEADER.ordinal());
-        assertThat(parse(Frames.ethernet(DST, SRC).u16(0x86DD).zeros(20), 0)).isEqualTo(DropReason.TRUNCATED_IPV6.ordinal());
+        assertThat(parse(Frames.ethernet(DST, SRC).u16(0x86DD).zeros(20), 0))
+                .isEqualTo(DropReason.TRUNCATED_IPV6.ordinal());
         assertThat(parse(Frames.ethernet(DST, SRC).u16(0x86DD).u8(0x40).zeros(39), 0))
                 .isEqualTo(DropReason.BAD_IPV6_HEADER.ordinal());
         assertThat(parse(Frames.ethernet(DST, SRC).ipv6(17, 0, 1, 0, 2, 200).udp(1, 2, 0), 0))

@@ -56,7 +56,8 @@ class AgentEngineRequestsTest extends LiveServerTest {
     private static final String VM_MAC = "00:50:56:aa:bb:01";
     private static final String PCAP = "application/vnd.tcpdump.pcap";
     private static final String TO_THE_VM = """
-            {"nic": "%s", "flows": 100, "packets": %d, "packetsPerSecond": %d, "destinationMac": "00:50:56:aa:bb:01"}""";
+            {"nic": "%s", "flows": 100, "packets": %d, "packetsPerSecond": %d, \
+            "destinationMac": "00:50:56:aa:bb:01"}""";
 
     @TempDir
     Path dir;
@@ -334,7 +335,8 @@ class AgentEngineRequestsTest extends LiveServerTest {
 
     private static HttpResponse<byte[]> pcap(Replica via, String path) throws Exception {
         var response = via.api().client().send(via.api().request(path, via.user(), via.password())
-                .header("Accept", PCAP).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofByteArray());
+                .header("Accept", PCAP).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
         assertThat(response.statusCode()).as("GET " + path).isEqualTo(200);
         return response;
     }
