@@ -409,10 +409,8 @@ public final class Engine implements AutoCloseable {
      * mismatch.
      */
     public void corruptFlowCache(int worker) {
-        workers[worker].execute(w -> {
-            int drop = w.actions().intern(-1, VlanOp.NONE, 0, false, 0, 0, false, DropReason.NO_ROUTE.ordinal(), 0);
-            w.flowCache().corrupt(drop, w.actions().get(drop));
-        });
+        workers[worker].execute(w -> w.flowCache().corrupt(w.actions().intern(-1, VlanOp.NONE, 0, false, 0, 0, false,
+                DropReason.NO_ROUTE.ordinal(), 0)));
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.edp.engine.fastpath;
 
 import io.edp.engine.packet.FlowKey;
-import io.edp.engine.slowpath.Action;
 import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.ConnectionTable;
 import io.edp.engine.telemetry.FlowEndReason;
@@ -23,8 +22,9 @@ import java.lang.foreign.ValueLayout;
  * 2 MiB pages where the kernel has them: {@link HugePages}), beside a parallel {@code int}
  * signature per slot so a lookup touches the bucket's 16-byte signature row (two on a primary-bucket miss) and, on
  * a match, the entry. Line 0 is what a lookup reads to decide; line 1 is what a hit writes (its counters) and
- * the action inline, from which a hit rewrites its frame without loading the {@code Action} object (the index
- * stays for the rule counters, the packet trace and the verifier).
+ * room for what is coming, so that the layout changes once for all three: telemetry (64-bit counters, first
+ * seen, TCP flags), the action inline instead of an index (a hit then reads no {@code Action} object), and the
+ * connection an entry rests on.
  * <pre>
  *  word bits   field
  *  line 0: decide
@@ -39,17 +39,15 @@ import java.lang.foreign.ValueLayout;
  *        0..15 generation (low 16 bits; workers flush when the high bits change)
  *   7   32..63 last hit, ms (also last seen, for telemetry)
  *        0..31 connection reference the verdict rests on ({@link ConnectionTable#touch}), -1 for none
- *  line 1: count, and the action inline
+ *  line 1: count, and room
  *   8   64     packets  \ since install, revalidation or the last export
  *   9   64     bytes    /
  *  10   32..63 first seen, ms (of the first packet counted in words 8-9)
  *        0..7  OR of the TCP flags of those packets
  *  11   32..63 rule id    \ IPFIX labels, from the action at install
  *       16..31 egress port + 1, 0 for none /
- *  12   64     rewrite: egress port, VLAN op and VID, drop reason, MAC and TTL flags ({@link Action#rewrite})
- *  13   64     the frame's bytes 0..7 after a MAC rewrite ({@link Action#macsHi})  \ 0 unless the action
- *  14    0..31 the frame's bytes 8..11 after a MAC rewrite ({@link Action#macsLo}) / rewrites MACs
- *  15          unused
+ *  12-15       reserved: the action inline (port and queue, VLAN op and VID, TTL/MAC flags, drop reason, rule id,
+ *              source and destination MAC)
  * </pre>
  * The signature of a slot is the key's full 32-bit hash (0 = empty): the primary bucket is its low bits, the
  * alternative one its Fibonacci hash (the top bits of hash × 2^32/φ), which depends on every bit, so keys that
@@ -105,7 +103,6 @@ public final class FlowCache {
     static final int KEY_WORDS = 6;
     static final int PACKETS_WORD = 8;
     static final int BYTES_WORD = 9;
-    static final int REWRITE_WORD = 12;
     /** {@link #install} connection reference of an entry that rests on no connection. */
     public static final int NO_CONNECTION = -1;
     /** Action indices the entry can hold. */
@@ -266,37 +263,9 @@ public final class FlowCache {
         idleTimeoutMillis = idleMillis;
     }
 
-    /**
-     * Gives the entry just installed at {@code slot} its action inline (words 12-14), by which its hits rewrite,
-     * and what its records carry (word 11): the deciding rule and the egress port. {@code action} is the one
-     * whose index {@link #install} was given.
-     */
-    public void label(int slot, Action action) {
-        int base = slot * WORDS;
-        set(base + 11, ((long) action.ruleId() << 32) | ((long) ((action.outPort() + 1) & 0xFFFF) << 16));
-        set(base + REWRITE_WORD, action.rewrite());
-        set(base + REWRITE_WORD + 1, action.rewriteMacs() ? action.macsHi() : 0);
-        set(base + REWRITE_WORD + 2, action.rewriteMacs() ? action.macsLo() & 0xFFFF_FFFFL : 0);
-    }
-
-    /** The {@link Action#rewrite} of the entry at {@code slot}, held inline. */
-    public long rewrite(int slot) {
-        return get(slot * WORDS + REWRITE_WORD);
-    }
-
-    /** The entry's {@link Action#macsHi}, meaningful when its {@link #rewrite} rewrites MACs. */
-    public long macsHi(int slot) {
-        return get(slot * WORDS + REWRITE_WORD + 1);
-    }
-
-    /** The entry's {@link Action#macsLo}, meaningful when its {@link #rewrite} rewrites MACs. */
-    public int macsLo(int slot) {
-        return (int) get(slot * WORDS + REWRITE_WORD + 2);
-    }
-
-    /** The rule id the entry at {@code slot} was labelled with. */
-    public int ruleId(int slot) {
-        return FlowRecords.ruleId(get(slot * WORDS + 11));
+    /** Labels the entry at {@code slot} with what its records carry: the deciding rule and the egress port. */
+    public void label(int slot, int ruleId, int outPort) {
+        set(slot * WORDS + 11, ((long) ruleId << 32) | ((long) ((outPort + 1) & 0xFFFF) << 16));
     }
 
     /** The flow of the key ended (TCP FIN or RST seen on the slow path): its entry's counters are exported. */
@@ -478,14 +447,13 @@ public final class FlowCache {
     }
 
     /**
-     * Test seam: every entry now gives the action {@code action}, of index {@code actionIndex}, instead of its own
-     * — a cache that no longer says what the slow path says, for the live verifier to catch.
+     * Test seam: every entry now gives the action {@code actionIndex} instead of its own — a cache that no longer
+     * says what the slow path says, for the live verifier to catch.
      */
-    public void corrupt(int actionIndex, Action action) {
+    public void corrupt(int actionIndex) {
         for (int slot = 0; slot < signatures.length; slot++) {
             int at = slot * WORDS + 6;
             set(at, (get(at) & ~0xFFFF_0000L) | ((long) (actionIndex & 0xFFFF) << 16));
-            label(slot, action);
         }
         changes++;
     }

@@ -29,32 +29,22 @@ public final class FrameRewriter {
     }
 
     /**
-     * Whether the action of {@code rewrite} ({@link Action#rewrite}) sends {@code m} out of a port whose MTU its IP
-     * packet exceeds (IPv4 total length, IPv6 40 + payload length, as the parser kept them; never ARP): the worker
-     * drops it before the rewrite, and the packet trace says so.
+     * Whether {@code a} sends {@code m} out of a port whose MTU its IP packet exceeds (IPv4 total length, IPv6 40 +
+     * payload length, as the parser kept them; never ARP): the worker drops it before the rewrite, and the packet
+     * trace says so.
      */
-    public static boolean exceedsMtu(Mbuf m, long rewrite, ForwardingTables t) {
-        return Action.dropReason(rewrite) < 0 && m.ipLength() > t.mtu(Action.outPort(rewrite));
+    public static boolean exceedsMtu(Mbuf m, Action a, ForwardingTables t) {
+        return !a.drops() && m.ipLength() > t.mtu(a.outPort());
     }
 
-    /** Rewrites the frame of {@code m} as {@code a} says; returns {@link #FORWARD} or a {@link DropReason} ordinal. */
+    /** Rewrites the frame of {@code m}; returns {@link #FORWARD} or a {@link DropReason} ordinal. */
     public static int apply(Mbuf m, Action a) {
-        return apply(m, a.rewrite(), a.macsHi(), a.macsLo());
-    }
-
-    /**
-     * Rewrites the frame of {@code m} as an action's {@link Action#rewrite} and MACs ({@link Action#macsHi},
-     * {@link Action#macsLo}; read only when it rewrites them) say: what a flow-cache hit holds inline. Returns
-     * {@link #FORWARD} or a {@link DropReason} ordinal.
-     */
-    public static int apply(Mbuf m, long rewrite, long macsHi, int macsLo) {
-        int dropReason = Action.dropReason(rewrite);
-        if (dropReason >= 0) {
-            return dropReason;
+        if (a.drops()) {
+            return a.dropReason();
         }
         MemorySegment data = m.data();
         long frame = m.dataAddress();
-        if (Action.decrementsTtl(rewrite)) {
+        if (a.decrementTtl()) {
             long l3 = frame + m.l3Offset();
             int version = FlowKey.ipVersion(m.descriptors().get(LONG, m.flowKeyAddress() + FlowKey.L4));
             long ttlAt = l3 + (version == 4 ? 8 : 7);
@@ -69,18 +59,17 @@ public final class FrameRewriter {
                 data.set(U16, l3 + 10, (short) ((sum & 0xFFFF) + (sum >>> 16)));
             }
         }
-        VlanOp op = Action.vlanOp(rewrite);
-        boolean macs = Action.rewritesMacs(rewrite);
-        if (op == VlanOp.PUSH && macs) {
+        VlanOp op = a.vlanOp();
+        if (op == VlanOp.PUSH && a.rewriteMacs()) {
             // the new MACs go straight where the push puts them: no store of them read back by the move
-            writeMacs(data, frame - 4, macsHi, macsLo);
-            tag(m, data, frame, Action.vlan(rewrite));
+            writeMacs(data, frame - 4, a.dstMac(), a.srcMac());
+            tag(m, data, frame, a.vlan());
             return FORWARD;
         }
-        if (macs) {
-            writeMacs(data, frame, macsHi, macsLo);
+        if (a.rewriteMacs()) {
+            writeMacs(data, frame, a.dstMac(), a.srcMac());
         }
-        vlan(m, op, Action.vlan(rewrite));
+        vlan(m, op, a.vlan());
         return FORWARD;
     }
 
@@ -132,9 +121,9 @@ public final class FrameRewriter {
         data.set(ValueLayout.JAVA_INT_UNALIGNED, to + 8, rest);
     }
 
-    /** Writes the destination then the source MAC as the 12 bytes at {@code at}: two stores. */
-    private static void writeMacs(MemorySegment data, long at, long macsHi, int macsLo) {
-        data.set(U64, at, macsHi);
-        data.set(U32, at + 8, macsLo);
+    /** Writes the destination then the source MAC (48 bits each) as the 12 bytes at {@code at}: two stores. */
+    private static void writeMacs(MemorySegment data, long at, long dstMac, long srcMac) {
+        data.set(U64, at, (dstMac << 16) | ((srcMac >>> 32) & 0xFFFF));
+        data.set(U32, at + 8, (int) srcMac);
     }
 }

@@ -4,7 +4,6 @@ import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.metrics.Counters;
 import io.edp.engine.packet.FlowKey;
 import io.edp.engine.slowpath.Action;
-import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.IoChain;
 import io.edp.engine.worker.Generation;
 import java.lang.foreign.MemorySegment;
@@ -47,16 +46,14 @@ public final class FlowVerifier {
 
     /**
      * Called on every fast-path hit of the parsed packet {@code m}, after the hit was accounted (so its
-     * connection is as fresh as the hit made it); {@code cachedIndex} is the index in {@code actions} of the action
-     * the cache gave it (loaded only when the hit is checked).
+     * connection is as fresh as the hit made it); {@code cached} is the action the cache gave it.
      */
-    public void onHit(Mbuf m, Generation g, int nowMillis, IoChain chain, ActionTable actions, int cachedIndex) {
+    public void onHit(Mbuf m, Generation g, int nowMillis, IoChain chain, Action cached) {
         int rate = g.verifierSampleRate();
         if (rate == 0 || (--countdown > 0 && countdown < rate)) {
             return; // a countdown above the rate is left from a larger one: check now and restart
         }
         countdown = rate;
-        Action cached = actions.get(cachedIndex);
         long[] c = counters.values();
         c[CHECKS]++;
         if (!chain.agrees(m, g.tables(), nowMillis, cached)) {

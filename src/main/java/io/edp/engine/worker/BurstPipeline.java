@@ -2,7 +2,6 @@ package io.edp.engine.worker;
 
 import io.edp.engine.capture.CaptureSession;
 import io.edp.engine.capture.Captures;
-import io.edp.engine.fastpath.FlowCache;
 import io.edp.engine.mbuf.Mbuf;
 import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.nic.NicDriver;
@@ -187,25 +186,16 @@ final class BurstPipeline {
         }
     }
 
-    /**
-     * One packet, in arrival order: its action from the fast path (held inline in the entry: a hit loads no
-     * {@link Action}) or the miss path, then rewrite and stage.
-     */
+    /** One packet, in arrival order: its action from the fast path or the miss path, then rewrite and stage. */
     private void decide(int index, Generation g, int nowMillis) {
         Mbuf m = mbuf.wrap(index);
-        int slot = g.fastPath() ? fastPath.lookup(m, g, nowMillis) : FastPath.MISS;
-        if (slot != FastPath.MISS) { // never a flood nor for the router: neither is cached
-            FlowCache c = fastPath.cache();
-            ruleCounters.count(c.actionIndex(slot), m.dataLength());
-            long rewrite = c.rewrite(slot);
-            boolean macs = Action.rewritesMacs(rewrite);
-            forward(index, m, rewrite, macs ? c.macsHi(slot) : 0, macs ? c.macsLo(slot) : 0, g, nowMillis);
-            return;
-        }
-        int actionIndex = missPath.process(m, g, nowMillis);
-        boolean cached = g.fastPath() && fastPath.install(m, g, nowMillis, actionIndex);
-        if (!cached && meter.on()) {
-            meter(m, actionIndex, nowMillis);
+        int actionIndex = g.fastPath() ? fastPath.lookup(m, g, nowMillis) : FastPath.MISS;
+        if (actionIndex == FastPath.MISS) {
+            actionIndex = missPath.process(m, g, nowMillis);
+            boolean cached = g.fastPath() && fastPath.install(m, g, nowMillis, actionIndex);
+            if (!cached && meter.on()) {
+                meter(m, actionIndex, nowMillis);
+            }
         }
         if (actionIndex < 0) {
             drops[DropReason.ACTION_TABLE_FULL.ordinal()]++;
@@ -241,22 +231,14 @@ final class BurstPipeline {
             mbufs.free(index);
             return;
         }
-        forward(index, m, action.rewrite(), action.macsHi(), action.macsLo(), g, nowMillis);
-    }
-
-    /**
-     * Applies an action that neither floods nor answers, as its {@link Action#rewrite} and MACs say, and stages the
-     * frame for its port or drops it (with an answer for REJECT and an ICMP error for an expired TTL).
-     */
-    private void forward(int index, Mbuf m, long rewrite, long macsHi, int macsLo, Generation g, int nowMillis) {
-        if (FrameRewriter.exceedsMtu(m, rewrite, g.tables())) {
-            tooBig(m, rewrite, g.tables(), nowMillis);
+        if (FrameRewriter.exceedsMtu(m, action, g.tables())) {
+            tooBig(m, action, g.tables(), nowMillis);
             mbufs.free(index);
             return;
         }
-        int verdict = FrameRewriter.apply(m, rewrite, macsHi, macsLo);
+        int verdict = FrameRewriter.apply(m, action);
         if (verdict == FrameRewriter.FORWARD) {
-            transmit.stage(index, Action.outPort(rewrite));
+            transmit.stage(index, action.outPort());
             return;
         }
         drops[verdict]++;
@@ -273,10 +255,10 @@ final class BurstPipeline {
      * don't fragment: no fragmenting here) or packet too big, as a router does; a switch has no address to answer
      * from.
      */
-    private void tooBig(Mbuf m, long rewrite, ForwardingTables t, int nowMillis) {
+    private void tooBig(Mbuf m, Action action, ForwardingTables t, int nowMillis) {
         drops[DropReason.MTU_EXCEEDED.ordinal()]++;
-        if (Action.decrementsTtl(rewrite)) {
-            routerError(RouterReplies.TOO_BIG_ERROR, m, t.mtu(Action.outPort(rewrite)), t, nowMillis);
+        if (action.decrementTtl()) {
+            routerError(RouterReplies.TOO_BIG_ERROR, m, t.mtu(action.outPort()), t, nowMillis);
         }
     }
 

@@ -12,7 +12,7 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The fast-path stage of a worker's burst (dpif-netdev's EMC lookup): looks a packet's flow key up in the worker's
- * {@link FlowCache} and, on a current hit, returns the entry, which holds the action; on a miss the packet goes to the
+ * {@link FlowCache} and, on a current hit, returns the cached action; on a miss the packet goes to the
  * {@link MissPath}, and {@link #install} caches what the miss path decided. It also owns the cache's lifecycle:
  * sized and flushed as generations change ({@link #adopt}), swept between bursts.
  */
@@ -101,9 +101,8 @@ final class FastPath {
     }
 
     /**
-     * The slot of {@code m}'s flow's current entry in {@link #cache}, which holds its action inline, or {@link #MISS}:
-     * the flow has no current entry, or its packet must see the slow path (slow-path-only key, TCP SYN/FIN/RST, a
-     * port whose packets all go slow).
+     * The cached action of {@code m}'s flow, or {@link #MISS}: the flow has no current entry, or its packet must
+     * see the slow path (slow-path-only key, TCP SYN/FIN/RST, a port whose packets all go slow).
      */
     int lookup(Mbuf m, Generation g, int nowMillis) {
         MemorySegment d = m.descriptors();
@@ -129,11 +128,13 @@ final class FastPath {
             if (connection != FlowCache.NO_CONNECTION) {
                 g.tables().connections().touch(connection, nowMillis); // the hit keeps its connection alive
             }
+            int actionIndex = c.actionIndex(slot);
+            Action action = actions.get(actionIndex);
             if (g.tables().rules().logs()) {
-                countLogged(c.connection(slot), c.ruleId(slot), m.dataLength(), g);
+                countLogged(c.connection(slot), action.ruleId(), m.dataLength(), g);
             }
-            verifier.onHit(m, g, nowMillis, ioChain, actions, c.actionIndex(slot));
-            return slot;
+            verifier.onHit(m, g, nowMillis, ioChain, action);
+            return actionIndex;
         }
         cacheCounters[FlowCache.SLOW_PATH]++;
         missed = slot;
@@ -164,7 +165,7 @@ final class FastPath {
         if (action != null && action.cacheable()) {
             int slot = cache.install(d, key, hash, actionIndex, g.number(), nowMillis, (int) m.connection());
             if (slot >= 0) {
-                cache.label(slot, action);
+                cache.label(slot, action.ruleId(), action.outPort());
                 if (meter.sampled()) {
                     cache.count(slot, m.dataLength(), FlowKey.tcpFlags(d, key), nowMillis);
                 }

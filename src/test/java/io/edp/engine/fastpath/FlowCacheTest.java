@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.edp.engine.packet.FlowKey;
-import io.edp.engine.slowpath.Action;
 import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.ConnectionTable;
-import io.edp.engine.slowpath.VlanOp;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -111,50 +109,6 @@ class FlowCacheTest {
 
     private FlowCache cache(int capacity) {
         return new FlowCache(capacity, MIN, MAX, 42, counters);
-    }
-
-    /** Flow {@code i}'s action: every field it holds inline differs from flow to flow. */
-    private static Action action(int i) {
-        return new Action(i % 40, VlanOp.values()[i % VlanOp.values().length], i & 0xFFF, i % 3 != 0,
-                0x0200_0000_0000L + i, 0x0600_0000_0000L + 7L * i, i % 2 == 0, i % 5 == 0 ? i % 20 : -1, i);
-    }
-
-    @Test
-    void anEntryHoldsItsActionInlineThroughDisplacement() {
-        FlowCache cache = cache(256);
-        int keys = 256 * 9 / 10;
-        for (int i = 0; i < keys; i++) {
-            cache.label(cache.install(key, 0, flow(i), i, 1, 0), action(i)); // a full cache moves entries
-        }
-        for (int i = 0; i < keys; i++) {
-            int slot = cache.lookup(key, 0, flow(i), 1, 1);
-            Action a = action(i);
-            assertThat(slot).isGreaterThanOrEqualTo(0);
-            assertThat(cache.actionIndex(slot)).isEqualTo(i);
-            assertThat(cache.rewrite(slot)).isEqualTo(a.rewrite());
-            assertThat(cache.ruleId(slot)).isEqualTo(i);
-            if (a.rewriteMacs()) {
-                assertThat(cache.macsHi(slot)).isEqualTo(a.macsHi());
-                assertThat(cache.macsLo(slot)).isEqualTo(a.macsLo());
-            }
-        }
-    }
-
-    @Test
-    void anActionsRewriteWordGivesBackEachField() {
-        for (int i = 0; i < 200; i++) {
-            Action a = new Action(i % 7 - 3, VlanOp.values()[i % VlanOp.values().length], (i * 37) & 0xFFF,
-                    i % 2 == 0, 0xFFFF_FFFF_FFFFL - i, 0x0200_0000_0000L | i, i % 3 == 0, i % 4 == 0 ? i % 21 : -1, i);
-            long w = a.rewrite();
-            assertThat(Action.outPort(w)).isEqualTo(a.outPort());
-            assertThat(Action.vlanOp(w)).isEqualTo(a.vlanOp());
-            assertThat(Action.vlan(w)).isEqualTo(a.vlan());
-            assertThat(Action.dropReason(w)).isEqualTo(a.dropReason());
-            assertThat(Action.rewritesMacs(w)).isEqualTo(a.rewriteMacs());
-            assertThat(Action.decrementsTtl(w)).isEqualTo(a.decrementTtl());
-            assertThat(((a.macsHi() >>> 16) & 0xFFFF_FFFF_FFFFL)).isEqualTo(a.dstMac());
-            assertThat(((a.macsHi() & 0xFFFF) << 32) | (a.macsLo() & 0xFFFF_FFFFL)).isEqualTo(a.srcMac());
-        }
     }
 
     @Test

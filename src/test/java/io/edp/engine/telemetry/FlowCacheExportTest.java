@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.edp.engine.fastpath.FlowCache;
 import io.edp.engine.packet.FlowKey;
-import io.edp.engine.slowpath.Action;
-import io.edp.engine.slowpath.VlanOp;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -59,7 +57,7 @@ class FlowCacheExportTest {
             int slot = cache.lookup(keys, key, hashes[f], generation, now);
             if (slot < 0) {
                 slot = cache.install(keys, key, hashes[f], 1, generation, now);
-                cache.label(slot, new Action(2, VlanOp.NONE, 0, false, 0, 0, false, -1, 7));
+                cache.label(slot, 7, 2);
             }
             cache.count(slot, 100 + f, 0, now);
             counted[f]++;
