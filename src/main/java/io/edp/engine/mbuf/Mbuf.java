@@ -2,7 +2,6 @@ package io.edp.engine.mbuf;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 
 /**
  * Flyweight over one 128-byte packet descriptor of an {@link MbufPool}: {@link #wrap(int)} points it at a
@@ -56,7 +55,6 @@ public final class Mbuf {
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
-    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private final MbufPool pool;
     private final MemorySegment descriptors;
@@ -131,18 +129,6 @@ public final class Mbuf {
     public Mbuf dataLength(int length) {
         descriptors.set(INT, base + DATA_LENGTH_OFFSET, length);
         return this;
-    }
-
-    /**
-     * Moves the frame's start {@code bytes} earlier (later when negative), its length and L3 offset with it: a VLAN
-     * tag pushed or popped. dataOffset, port and dataLength are one word: one load and one store, not four accesses.
-     */
-    public Mbuf growFront(int bytes) {
-        long at = base + DATA_OFFSET_OFFSET;
-        // dataOffset is bytes 0-1 of the word, dataLength bytes 4-7; neither borrows from or carries into the other
-        long delta = LITTLE_ENDIAN ? ((long) bytes << 32) - bytes : bytes - ((long) bytes << 48);
-        descriptors.set(LONG, at, descriptors.get(LONG, at) + delta);
-        return l3Offset(l3Offset() + bytes);
     }
 
     /** Room left after the frame for it to grow (e.g. a pushed VLAN tag uses headroom instead). */

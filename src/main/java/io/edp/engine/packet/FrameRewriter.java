@@ -96,7 +96,8 @@ public final class FrameRewriter {
     private static void tag(Mbuf m, MemorySegment data, long frame, int vid) {
         data.set(U16, frame + 8, (short) FlowKey.ETHERTYPE_VLAN);
         data.set(U16, frame + 10, (short) vid);
-        m.growFront(4);
+        m.dataOffset(m.dataOffset() - 4).dataLength(m.dataLength() + 4);
+        m.l3Offset(m.l3Offset() + 4);
     }
 
     /** Keeps the priority bits of the tag control word at {@code tci}, replaces its VID. */
@@ -108,7 +109,8 @@ public final class FrameRewriter {
     private static void pop(Mbuf m, MemorySegment data, long frame, int tags) {
         int bytes = 4 * tags;
         moveMacs(data, frame, frame + bytes);
-        m.growFront(-bytes);
+        m.dataOffset(m.dataOffset() + bytes).dataLength(m.dataLength() - bytes);
+        m.l3Offset(m.l3Offset() - bytes);
     }
 
     /** Moves the 12 MAC bytes (overlapping moves included: both words are read before writing). */
