@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -194,8 +195,12 @@ final class Agent {
     }
 
     private void reportStats() {
+        // the first snapshot at a random point of the interval: agents started together (a fleet after a rollout,
+        // the launcher) would otherwise send theirs together every interval, on top of a change's reports
+        long wait = ThreadLocalRandom.current().nextLong(1, statsInterval.toNanos() + 1);
         while (running) {
-            LockSupport.parkNanos(statsInterval.toNanos());
+            LockSupport.parkNanos(wait);
+            wait = statsInterval.toNanos();
             if (Thread.interrupted()) {
                 return;
             }

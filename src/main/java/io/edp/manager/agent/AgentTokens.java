@@ -11,6 +11,8 @@ import java.util.UUID;
 import io.edp.manager.host.HostService;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Agent tokens: 256 random bits, shown once when issued, stored only as their SHA-256. A fast unsalted hash is
@@ -25,10 +27,12 @@ public class AgentTokens {
 
     private final AgentRepository agents;
     private final HostService hosts;
+    private final VerifiedAgentTokens verified;
 
-    AgentTokens(AgentRepository agents, HostService hosts) {
+    AgentTokens(AgentRepository agents, HostService hosts, VerifiedAgentTokens verified) {
         this.agents = agents;
         this.hosts = hosts;
+        this.verified = verified;
     }
 
     /** A fresh token for the host's agent, replacing the previous one; 404 if there is no such host. */
@@ -39,13 +43,19 @@ public class AgentTokens {
         random.nextBytes(bytes);
         var token = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
         var issuedAt = agents.issue(hostId, sha256(token));
+        // this replica refuses the old token as soon as the answer is out, not only once its notification arrives
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                verified.drop(hostId);
+            }
+        });
         return new AgentTokenResponse(hostId, host.name(), token, issuedAt);
     }
 
-    /** The agent a bearer token authenticates, if it is a current one. */
-    @Transactional(readOnly = true)
+    /** The agent a bearer token authenticates, if it is a current one (one query, no transaction, when not kept). */
     public Optional<AgentPrincipal> authenticate(String token) {
-        return agents.byToken(sha256(token));
+        return verified.authenticate(sha256(token), agents::byToken);
     }
 
     private static byte[] sha256(String token) {

@@ -18,8 +18,8 @@ import org.springframework.stereotype.Component;
  * The after-commit events of every replica at once: one pooled connection LISTENs on the channels of every
  * {@link Subscriber} bean and hands each notification to the subscribers of its channel. PostgreSQL delivers a
  * NOTIFY only once its transaction has committed, and to every listening session, so a change committed through
- * any replica reaches the subscribers of all. If the connection breaks, listening resumes after a second and every
- * subscriber is told that it may have missed notifications.
+ * any replica reaches the subscribers of all. If the connection breaks, every subscriber is told so at once; listening
+ * resumes after a second and every subscriber is told that it may have missed notifications.
  */
 @Component
 public class DatabaseNotifications implements SmartLifecycle {
@@ -34,6 +34,10 @@ public class DatabaseNotifications implements SmartLifecycle {
 
         /** Listening (re)started: notifications committed meanwhile were missed, so re-read what matters. */
         void missed();
+
+        /** The listening connection broke: until {@link #missed()}, notifications are not heard. */
+        default void lost() {
+        }
     }
 
     private static final Logger log = LoggerFactory.getLogger(DatabaseNotifications.class);
@@ -80,6 +84,7 @@ public class DatabaseNotifications implements SmartLifecycle {
                 }
             } catch (SQLException e) {
                 if (running) {
+                    subscribers.forEach(DatabaseNotifications::lost);
                     log.warn("Listening for database notifications failed, retrying in 1 s: {}", e.toString());
                     pause();
                 }
@@ -94,6 +99,15 @@ public class DatabaseNotifications implements SmartLifecycle {
         } catch (RuntimeException e) {
             log.warn("{} failed on notification '{}' of {}: {}", subscriber.getClass().getSimpleName(), payload,
                     subscriber.channel(), e.toString());
+        }
+    }
+
+    private static void lost(Subscriber subscriber) {
+        try {
+            subscriber.lost();
+        } catch (RuntimeException e) {
+            log.warn("{} failed on losing {}: {}", subscriber.getClass().getSimpleName(), subscriber.channel(),
+                    e.toString());
         }
     }
 

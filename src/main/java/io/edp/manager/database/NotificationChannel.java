@@ -13,7 +13,10 @@ public enum NotificationChannel {
     /** A request to the engine of a host placed AGENT was queued (V6_4); payload: the host's id. */
     ENGINE_REQUEST("edp_engine_request"),
     /** An agent answered a request to its engine (V6_4); payload: the request's id. */
-    ENGINE_ANSWER("edp_engine_answer");
+    ENGINE_ANSWER("edp_engine_answer"),
+    /** What a host's agent token authenticates changed: replaced, withdrawn, host renamed or deleted (V7_2);
+     *  payload: the host's id, {@code ""} for every host. */
+    AGENT_TOKEN("edp_agent_token");
 
     private final String sqlName;
 

@@ -39,7 +39,8 @@ import tools.jackson.databind.JsonNode;
  * operations, with the same expected values, run against an embedded host through A, the agent's host through A, and
  * a second embedded host through B (relayed to A's engine), and their answers have the same members. Live captures
  * of the agent's host work through either replica, their files uploaded by the agent. Then, the agent killed, a
- * command is answered 504 saying that the agent is not connected.
+ * command is answered 504 saying that the agent is not connected. B keeps the agent tokens it verified, and refuses
+ * one replaced, or whose host was deleted, through A as soon as A's commit is notified.
  */
 @DirtiesContext
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
@@ -84,6 +85,7 @@ class AgentEngineRequestsTest extends LiveServerTest {
 
         try (var replicaB = ManagerProcess.start("replica-b", database, dir, "--edp.engines.embedded=false")) {
             replicaB.awaitReady(Duration.ofSeconds(90));
+            tokensChangedThroughAReachB(replicaB.api());
             try (var agent = EdpProcess.start("agent", dir.resolve("agent.log"), List.of("agent", "--manager",
                     replicaB.api().base(), "--host", "esx-agent", "--token-file", token.toString(),
                     "--pcap-dir", dir.resolve("pcap").toString(), "--capture-dir", dir.resolve("agent-captures")
@@ -315,6 +317,40 @@ class AgentEngineRequestsTest extends LiveServerTest {
         assertThat(jdbc.queryForObject("SELECT count(*) FROM agent_capture", Integer.class)).isZero();
         LiveApi.await("the agent to delete every capture file", () -> files(captureDir),
                 List::isEmpty);
+    }
+
+    /**
+     * A token that B verified and keeps: replaced through A, B refuses it (within the notification's delay, a few
+     * milliseconds; the deadline is for a loaded machine) and takes the new one; its host deleted through A, B refuses
+     * that one too. The replacing replica itself refuses the old token from its answer on (AgentIntegrationTest).
+     */
+    private void tokensChangedThroughAReachB(LiveApi b) throws Exception {
+        var hostId = api.create("/api/v1/hosts", """
+                {"name": "esx-token", "managementAddress": "192.0.2.11", "placement": "AGENT",
+                 "numaNodes": [{"id": 0, "cpuCores": [0, 1]}]}""", OPERATOR, SECRET);
+        var first = issueToken(hostId);
+        for (var call : List.of("verified", "kept")) {
+            assertThat(agentGetThrough(b, first)).as(call).isEqualTo(200);
+        }
+        var second = issueToken(hostId);
+        LiveApi.await("B to refuse the replaced token", Duration.ofSeconds(2), () -> agentGetThrough(b, first),
+                status -> status == 401);
+        for (var call : List.of("verified", "kept")) {
+            assertThat(agentGetThrough(b, second)).as(call).isEqualTo(200);
+        }
+        send("DELETE", "/api/v1/hosts/" + hostId, null, 204);
+        LiveApi.await("B to refuse the deleted host's token", Duration.ofSeconds(2), () -> agentGetThrough(b, second),
+                status -> status == 401);
+    }
+
+    private String issueToken(UUID hostId) throws Exception {
+        return JsonPath.read(send("POST", "/api/v1/hosts/" + hostId + "/agent-token", null, 201).body(), "$.token");
+    }
+
+    private static int agentGetThrough(LiveApi replica, String token) throws Exception {
+        return replica.send(HttpRequest.newBuilder(URI.create(replica.base()
+                + "/api/v1/agent/hosts/esx-token/desired-state")).header("Authorization", "Bearer " + token)
+                .build()).statusCode();
     }
 
     private static List<String> files(Path dir) throws Exception {
