@@ -3,11 +3,8 @@ package io.edp.manager.api;
 import java.util.List;
 
 import jakarta.validation.Validator;
-import org.apache.coyote.ProtocolHandler;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.tomcat.TomcatProtocolHandlerCustomizer;
-import org.springframework.boot.tomcat.autoconfigure.TomcatServerProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.webmvc.autoconfigure.WebMvcRegistrations;
 import org.springframework.context.annotation.Bean;
@@ -41,17 +38,6 @@ class ApiWebConfiguration implements WebMvcConfigurer {
         return registration;
     }
 
-    /** Tomcat's request threads ({@link RequestThreads}), as many platform threads as server.tomcat.threads.* say. */
-    @Bean(destroyMethod = "close")
-    RequestThreads requestThreads(TomcatServerProperties tomcat) {
-        return new RequestThreads(tomcat.getThreads().getMinSpare(), tomcat.getThreads().getMax());
-    }
-
-    @Bean
-    TomcatProtocolHandlerCustomizer<ProtocolHandler> requestThreadsOfTomcat(RequestThreads threads) {
-        return handler -> handler.setExecutor(threads);
-    }
-
     /** Handler lookup that tries a mapping's path first ({@link PathFirstHandlerMapping}). */
     @Bean
     WebMvcRegistrations pathFirstHandlerMapping() {
@@ -69,6 +55,12 @@ class ApiWebConfiguration implements WebMvcConfigurer {
         resolvers.add(new QueryRecords(validator));
     }
 
+    /**
+     * Requests run on Tomcat's pool of platform threads (Boot's default, 200): on virtual threads, two carriers on
+     * two cores served the read endpoints at less CPU per request, but the kernel shared the cores less fairly
+     * between the clients' connections and the p99 was about twice as long (docs/benchmarks.md). The bulkhead keeps
+     * the requests that wait on the database to 100, so as many threads are left for the probes and statistics.
+     */
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
         registry.addInterceptor(new DatabaseRequestLimit(database.concurrentRequests())).addPathPatterns("/api/**");
