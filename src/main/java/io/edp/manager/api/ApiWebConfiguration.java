@@ -56,10 +56,10 @@ class ApiWebConfiguration implements WebMvcConfigurer {
     }
 
     /**
-     * Requests run on Tomcat's pool of platform threads (Boot's default, 200): on virtual threads, two carriers on
-     * two cores served the read endpoints at less CPU per request, but the kernel shared the cores less fairly
-     * between the clients' connections and the p99 was about twice as long (docs/benchmarks.md). The bulkhead keeps
-     * the requests that wait on the database to 100, so as many threads are left for the probes and statistics.
+     * Requests run on Tomcat's pool of platform threads (Boot's default, 200): on virtual threads (two carriers on
+     * two cores) the read endpoints cost less CPU per request, but their p99 was about twice as long
+     * (docs/benchmarks.md). The bulkhead keeps the requests that wait on the database to 100, so as many threads are
+     * left for the probes and statistics.
      */
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
