@@ -3,11 +3,8 @@ package io.edp.manager.api;
 import java.util.List;
 
 import jakarta.validation.Validator;
-import org.apache.coyote.ProtocolHandler;
-import org.apache.tomcat.util.threads.VirtualThreadExecutor;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.tomcat.TomcatProtocolHandlerCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.webmvc.autoconfigure.WebMvcRegistrations;
 import org.springframework.context.annotation.Bean;
@@ -41,18 +38,6 @@ class ApiWebConfiguration implements WebMvcConfigurer {
         return registration;
     }
 
-    /**
-     * Requests run on virtual threads, which the JVM runs on one carrier per core: with a pool of platform threads,
-     * every keep-alive client's request in flight was a runnable thread of its own on two cores, time-sliced and
-     * parked between requests, and a read of the threads' statistics or of a page of hosts cost about twice the
-     * CPU (docs/benchmarks.md). A request waiting on the database holds no carrier, so {@link DatabaseRequestLimit}
-     * is what bounds those.
-     */
-    @Bean
-    TomcatProtocolHandlerCustomizer<ProtocolHandler> requestsOnVirtualThreads() {
-        return handler -> handler.setExecutor(new VirtualThreadExecutor("http-"));
-    }
-
     /** Handler lookup that tries a mapping's path first ({@link PathFirstHandlerMapping}). */
     @Bean
     WebMvcRegistrations pathFirstHandlerMapping() {
@@ -70,6 +55,12 @@ class ApiWebConfiguration implements WebMvcConfigurer {
         resolvers.add(new QueryRecords(validator));
     }
 
+    /**
+     * Requests run on Tomcat's pool of platform threads (Boot's default, 200): on virtual threads (two carriers on
+     * two cores) the read endpoints cost less CPU per request, but their p99 was about twice as long
+     * (docs/benchmarks.md). The bulkhead keeps the requests that wait on the database to 100, so as many threads are
+     * left for the probes and statistics.
+     */
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
         registry.addInterceptor(new DatabaseRequestLimit(database.concurrentRequests())).addPathPatterns("/api/**");

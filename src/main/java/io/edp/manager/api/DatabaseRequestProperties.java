@@ -10,8 +10,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * pool's {@code spring.datasource.hikari.connection-timeout} (application.yaml: 3 s).
  *
  * @param concurrentRequests API requests that may work on the database at once; more are answered 503 at once, so
- *                           that requests waiting on the database stay few (each request has a virtual thread of its
- *                           own) while the probes and the data path's statistics (which never touch it) keep answering
+ *                           that requests waiting on the database hold fewer than Tomcat's request threads (200)
+ *                           while the probes and the data path's statistics (which never touch it) keep answering
  * @param retryAfter         what a 503 tells the client to wait before trying again ({@code Retry-After})
  */
 @ConfigurationProperties("edp.database")
