@@ -59,11 +59,10 @@ class ApiWebConfiguration implements WebMvcConfigurer {
      * Requests run on Tomcat's pool of platform threads (Boot's default, 200): on virtual threads (two carriers on
      * two cores) the read endpoints cost less CPU per request, but their p99 was about twice as long
      * (docs/benchmarks.md). The bulkhead keeps the requests that wait on the database to 100, so as many threads are
-     * left for the probes and statistics; those waiting for a place hold a thread for at most the permit wait.
+     * left for the probes and statistics.
      */
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
-        registry.addInterceptor(new DatabaseRequestLimit(database.concurrentRequests(), database.permitWait()))
-                .addPathPatterns("/api/**");
+        registry.addInterceptor(new DatabaseRequestLimit(database.concurrentRequests())).addPathPatterns("/api/**");
     }
 }

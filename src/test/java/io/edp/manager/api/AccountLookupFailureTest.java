@@ -15,7 +15,7 @@ import org.springframework.security.authentication.InternalAuthenticationService
 class AccountLookupFailureTest {
 
     private final ApiProblemHandler handler =
-            new ApiProblemHandler(new DatabaseRequestProperties(100, Duration.ZERO, Duration.ofSeconds(5)));
+            new ApiProblemHandler(new DatabaseRequestProperties(100, Duration.ofSeconds(5)));
     private final MockHttpServletRequest request = new MockHttpServletRequest("GET", "/api/v1/hosts");
 
     @Test

@@ -19,7 +19,7 @@ import org.springframework.web.context.request.ServletWebRequest;
 class ClientGoneTest {
 
     private final ApiProblemHandler handler =
-            new ApiProblemHandler(new DatabaseRequestProperties(100, Duration.ZERO, Duration.ofSeconds(5)));
+            new ApiProblemHandler(new DatabaseRequestProperties(100, Duration.ofSeconds(5)));
     private final MockHttpServletRequest request = new MockHttpServletRequest("GET", "/api/v1/hosts");
 
     @Test

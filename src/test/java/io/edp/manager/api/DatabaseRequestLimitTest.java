@@ -3,24 +3,16 @@ package io.edp.manager.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import io.edp.engine.Await;
 import jakarta.servlet.DispatcherType;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.web.method.HandlerMethod;
 
-/**
- * The database's bulkhead: a fixed number of requests at once; one more waits at most the permit wait for a place
- * (refused at once with a wait of 0) rather than queued behind the pool's connection timeout.
- */
+/** The database's bulkhead: a fixed number of requests at once, refused rather than queued beyond it. */
 class DatabaseRequestLimitTest {
 
-    private final DatabaseRequestLimit limit = new DatabaseRequestLimit(2, Duration.ZERO);
+    private final DatabaseRequestLimit limit = new DatabaseRequestLimit(2);
     private final MockHttpServletRequest request = new MockHttpServletRequest();
     private final MockHttpServletResponse response = new MockHttpServletResponse();
 
@@ -80,46 +72,6 @@ class DatabaseRequestLimitTest {
 
         assertThatThrownBy(() -> limit.preHandle(request, response, inventory))
                 .isInstanceOf(DatabaseUnavailableException.class); // and freed none
-    }
-
-    @Test
-    void aRequestFindingEveryPlaceTakenGetsTheFirstOneFreedWithinTheWait() throws Exception {
-        var waiting = new DatabaseRequestLimit(2, Duration.ofSeconds(30));
-        var inventory = handler(new InventoryController(), "list");
-        waiting.preHandle(request, response, inventory);
-        waiting.preHandle(request, response, inventory);
-        var waiter = new CompletableFuture<Thread>();
-        var admitted = CompletableFuture.supplyAsync(() -> {
-            waiter.complete(Thread.currentThread());
-            return waiting.preHandle(request, response, inventory);
-        });
-
-        var thread = waiter.get(30, TimeUnit.SECONDS);
-        Await.until("the request to wait for a place", () -> thread.getState() == Thread.State.TIMED_WAITING,
-                Duration.ofSeconds(30));
-        assertThat(admitted).isNotDone();
-        long released = System.nanoTime();
-        waiting.afterCompletion(request, response, inventory, null);
-
-        assertThat(admitted.get(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(Duration.ofNanos(System.nanoTime() - released)).isLessThan(Duration.ofSeconds(10));
-    }
-
-    @Test
-    void aRequestFindingEveryPlaceHeldPastTheWaitIsRefusedAfterAboutTheWait() throws Exception {
-        var wait = Duration.ofMillis(300);
-        var waiting = new DatabaseRequestLimit(1, wait);
-        var inventory = handler(new InventoryController(), "list");
-        waiting.preHandle(request, response, inventory);
-
-        long start = System.nanoTime();
-        assertThatThrownBy(() -> waiting.preHandle(request, response, inventory))
-                .isInstanceOf(DatabaseUnavailableException.class);
-        var took = Duration.ofNanos(System.nanoTime() - start);
-
-        assertThat(took).isGreaterThanOrEqualTo(wait).isLessThan(wait.plusSeconds(5)); // room for a loaded machine
-        waiting.afterCompletion(request, response, inventory, null);
-        assertThat(waiting.preHandle(request, response, inventory)).isTrue(); // the refused one took no place
     }
 
     private static HandlerMethod handler(Object controller, String method) throws NoSuchMethodException {
