@@ -590,10 +590,12 @@ final class FleetBenchmark {
         }
     }
 
+    /**
+     * Deletes the bench's hosts while their agents still poll (each poll is answered 404, then the agents back off on
+     * 401), then stops the agents: stopped first, their polls' 404s found no client to write to, which Tomcat's
+     * access log records as 500s.
+     */
     private void cleanUp(Process launcher, String rule) {
-        if (launcher != null) {
-            launcher.destroy();
-        }
         int alive = -1;
         for (int i = replicas.size() - 1; i >= 0 && alive < 0; i--) {
             alive = replicas.get(i).isAlive() ? i : -1;
@@ -608,8 +610,12 @@ final class FleetBenchmark {
                 out.println("fleet: could not delete the bench's hosts and rule: " + e);
             }
         }
-        replicas.forEach(Process::destroy);
-        for (Process process : replicas) {
+        var processes = new ArrayList<Process>(replicas);
+        if (launcher != null) {
+            processes.add(launcher);
+        }
+        processes.forEach(Process::destroy);
+        for (Process process : processes) {
             try {
                 process.onExit().get(30, TimeUnit.SECONDS);
             } catch (ExecutionException | TimeoutException e) {

@@ -13,6 +13,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -22,6 +23,7 @@ import io.edp.agent.EngineRequest;
 import io.edp.manager.api.ConflictException;
 import io.edp.manager.api.InvalidRequestException;
 import io.edp.manager.api.NotFoundException;
+import io.edp.manager.api.UnavailableException;
 import io.edp.manager.database.DatabaseNotifications;
 import io.edp.manager.database.NotificationChannel;
 import io.edp.manager.host.AgentStatus;
@@ -41,6 +43,9 @@ import tools.jackson.core.type.TypeReference;
  * answer, woken by the database's notification of it ({@link NotificationChannel#ENGINE_ANSWER}), for at most
  * {@code edp.agent.request-timeout}; the answer becomes what an embedded engine would have returned or thrown, so
  * the REST API answers alike for both placements. No answer in time: 504, saying whether the agent is connected.
+ * At most {@code edp.agent.concurrent-requests} callers wait on platform threads (Tomcat's request threads) at once;
+ * one more is answered 503 at once. Callers on virtual threads (the fan-out of a rule's statistics, the ticks of
+ * statistics streams) hold no request thread while they wait, and are bounded by what started them.
  */
 @Component
 @EnableConfigurationProperties(EngineRequestProperties.class)
@@ -54,24 +59,44 @@ class EngineRequests implements DatabaseNotifications.Subscriber {
     private final EngineRequestProperties properties;
     /** The callers waiting on this replica, by request id: completed when an answer may have arrived. */
     private final Map<UUID, CompletableFuture<Void>> waiting = new ConcurrentHashMap<>();
+    /** Permits of the callers on platform threads. */
+    private final Semaphore requestThreads;
 
     EngineRequests(JdbcClient jdbc, AgentRepository agents, EngineRequestProperties properties) {
         this.jdbc = jdbc;
         this.agents = agents;
         this.properties = properties;
+        this.requestThreads = new Semaphore(properties.concurrentRequests());
     }
 
     /**
      * Has the host's agent run {@code request} on its engine and answers its result as {@code type}, or throws what
-     * the engine refused it with (400, 404, 409); 504 when the agent did not answer in time.
+     * the engine refused it with (400, 404, 409); 504 when the agent did not answer in time; 503 when {@code
+     * edp.agent.concurrent-requests} callers on request threads wait already.
      */
     <T> T call(UUID hostId, EngineRequest request, TypeReference<T> type) {
-        var answer = send(hostId, request);
+        var answer = sendBounded(hostId, request);
         if (answer.error() != null) {
             throw refusal(hostId, answer.error());
         }
         return answer.result() == null || answer.result().isNull() ? null
                 : EngineJson.MAPPER.convertValue(answer.result(), type);
+    }
+
+    private AgentAnswer sendBounded(UUID hostId, EngineRequest request) {
+        if (Thread.currentThread().isVirtual()) {
+            return send(hostId, request);
+        }
+        if (!requestThreads.tryAcquire()) {
+            throw new UnavailableException("This replica already waits for " + properties.concurrentRequests()
+                    + " answers of hosts' engines run elsewhere (edp.agent.concurrent-requests), each for up to "
+                    + properties.requestTimeout().toMillis() + " ms; retry later.");
+        }
+        try {
+            return send(hostId, request);
+        } finally {
+            requestThreads.release();
+        }
     }
 
     private AgentAnswer send(UUID hostId, EngineRequest request) {

@@ -137,7 +137,7 @@ class ApiProblemHandler extends ResponseEntityExceptionHandler {
     }
 
     @ExceptionHandler
-    ResponseEntity<ProblemDetail> databaseBusy(DatabaseUnavailableException e, HttpServletRequest request) {
+    ResponseEntity<ProblemDetail> busy(UnavailableException e, HttpServletRequest request) {
         log.warn("{} {} answered 503: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
         return unavailable(e.getMessage());
     }

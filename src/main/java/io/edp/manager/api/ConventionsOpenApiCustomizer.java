@@ -44,6 +44,7 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
     private static final String PROBLEM = "Problem";
     private static final String PROBLEM_MEDIA_TYPE = "application/problem+json";
     private static final String DATABASE_UNAVAILABLE = "DatabaseUnavailable";
+    private static final String ENGINE_CALLS_BUSY = "EngineCallsBusy";
     private static final String TOO_MANY_FAILED_LOGINS = "TooManyFailedLogins";
     /** What the path segment before a {@code {parameter}} names: {@code /hosts/{hostId}} is a host's id. */
     private static final Map<String, String> RESOURCES = Map.ofEntries(
@@ -112,6 +113,9 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
         }
         if (DatabaseRequestLimit.needsDatabase(handler)) {
             responses.addApiResponse("503", new ApiResponse().$ref("#/components/responses/" + DATABASE_UNAVAILABLE));
+        } else if (hasParameterOf(handler, UUID.class) && !responses.containsKey("503")) {
+            // a host's engine, which may run elsewhere (a statistics stream says its own 503)
+            responses.addApiResponse("503", new ApiResponse().$ref("#/components/responses/" + ENGINE_CALLS_BUSY));
         }
         return operation;
     }
@@ -141,12 +145,13 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
         openApi.getComponents().getSchemas().forEach((name, schema) -> discriminated(name, schema,
                 openApi.getComponents().getSchemas()));
         openApi.getComponents().addResponses(DATABASE_UNAVAILABLE, problem("The database is away or busy; retry "
-                + "after the time that Retry-After says").addHeaderObject("Retry-After",
-                new Header().description("Seconds to wait").schema(new IntegerSchema().example(5))));
+                + "after the time that Retry-After says").addHeaderObject("Retry-After", retryAfter(5)));
+        openApi.getComponents().addResponses(ENGINE_CALLS_BUSY, problem("Too many calls already wait on this "
+                + "replica for engines run elsewhere, such as agents' (edp.agent.concurrent-requests); retry after "
+                + "the time that Retry-After says").addHeaderObject("Retry-After", retryAfter(5)));
         openApi.getComponents().addResponses(TOO_MANY_FAILED_LOGINS, problem("Too many failed logins of this user "
                 + "from this address (README, \"Failed logins\"); retry after the time that Retry-After says, with "
-                + "the right password").addHeaderObject("Retry-After",
-                new Header().description("Seconds to wait").schema(new IntegerSchema().example(1))));
+                + "the right password").addHeaderObject("Retry-After", retryAfter(1)));
         if (openApi.getPaths() != null) {
             openApi.getPaths().forEach((path, item) -> item.readOperations().forEach(operation -> {
                 if (operation.getParameters() != null) {
@@ -217,6 +222,10 @@ class ConventionsOpenApiCustomizer implements GlobalOperationCustomizer, GlobalO
         var type = ResolvableType.forMethodReturnType(handler.getMethod());
         var body = ResponseEntity.class.isAssignableFrom(type.toClass()) ? type.getGeneric(0) : type;
         return Versioned.class.isAssignableFrom(body.toClass());
+    }
+
+    private static Header retryAfter(int example) {
+        return new Header().description("Seconds to wait").schema(new IntegerSchema().example(example));
     }
 
     private static ApiResponse problem(String description) {

@@ -1,7 +1,7 @@
 package io.edp.manager.api;
 
 /** The request needs the database and cannot have it now: answered 503 with {@code Retry-After}. */
-public class DatabaseUnavailableException extends RuntimeException {
+public class DatabaseUnavailableException extends UnavailableException {
 
     public DatabaseUnavailableException(String message) {
         super(message);
