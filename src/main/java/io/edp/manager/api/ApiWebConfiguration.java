@@ -58,8 +58,9 @@ class ApiWebConfiguration implements WebMvcConfigurer {
     /**
      * Requests run on Tomcat's pool of platform threads (Boot's default, 200): on virtual threads (two carriers on
      * two cores) the read endpoints cost less CPU per request, but their p99 was about twice as long
-     * (docs/benchmarks.md). The bulkhead keeps the requests that wait on the database to 100, so as many threads are
-     * left for the probes and statistics.
+     * (docs/benchmarks.md). The bulkhead keeps the requests that wait on the database to 100, and
+     * {@code edp.agent.concurrent-requests} those that wait on an agent's answer to 50, so threads are left for the
+     * probes and the statistics of embedded hosts.
      */
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
