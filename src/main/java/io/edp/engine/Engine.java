@@ -145,11 +145,9 @@ public final class Engine implements AutoCloseable {
         try {
             group.awaitAdoption(current);
         } catch (RuntimeException e) {
-            for (Worker w : workers) {
-                w.stop();
-            }
+            boolean stopped = stopWorkers();
             ports.close();
-            pool.close();
+            closePool(stopped);
             packetLog.close();
             throw e;
         }
@@ -644,19 +642,39 @@ public final class Engine implements AutoCloseable {
                 return;
             }
             closed = true;
-            for (Worker w : workers) {
-                if (!w.stop()) {
-                    LOG.log(System.Logger.Level.WARNING, "worker " + w.id() + " did not stop within "
-                            + Worker.RESPONSE_DEADLINE.toSeconds() + " s; abandoned");
-                }
-            }
+            boolean stopped = stopWorkers();
             captures.close(); // after the workers: what they captured is written
             if (exporter != null) {
                 exporter.close(); // after the workers: they hand over their last flows as they stop
             }
             ports.close();
-            pool.close();
+            closePool(stopped);
             packetLog.close();
+        }
+    }
+
+    /** Stops every worker; returns whether all did (a worker that did not is abandoned, still running). */
+    private boolean stopWorkers() {
+        boolean all = true;
+        for (Worker w : workers) {
+            if (!w.stop()) {
+                all = false;
+                LOG.log(System.Logger.Level.WARNING, "worker " + w.id() + " did not stop within "
+                        + Worker.RESPONSE_DEADLINE.toSeconds() + " s; abandoned");
+            }
+        }
+        return all;
+    }
+
+    /**
+     * Frees the packet buffers unless a worker was abandoned: workers reach them unchecked (AddressSpace), so
+     * freeing them under a running worker would crash the JVM; their memory is leaked instead.
+     */
+    private void closePool(boolean workersStopped) {
+        if (workersStopped) {
+            pool.close();
+        } else {
+            LOG.log(System.Logger.Level.WARNING, "packet buffers not freed: an abandoned worker may still use them");
         }
     }
 }

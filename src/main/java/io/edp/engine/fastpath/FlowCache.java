@@ -5,6 +5,7 @@ import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.ConnectionTable;
 import io.edp.engine.telemetry.FlowEndReason;
 import io.edp.engine.telemetry.FlowRecords;
+import io.edp.engine.numa.AddressSpace;
 import io.edp.engine.numa.HugePages;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -108,11 +109,15 @@ public final class FlowCache {
     /** Action indices the entry can hold. */
     public static final int MAX_ACTIONS = 1 << 16;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    /** Where the entries are read and written, at {@link #entriesAddress}: a constant, so no check per access. */
+    private static final MemorySegment MEMORY = AddressSpace.WHOLE;
 
     private final int capacity;
     private final int bucketMask;
     private final int bucketShift;
+    /** Held to keep the entries' memory (the automatic arena frees it once this is unreachable). */
     private final MemorySegment entries;
+    private final long entriesAddress;
     /** An entry's words copied out for the exporter and the top-flows pass, which read them as a {@code long[]}. */
     private final long[] copied = new long[WORDS];
     private final int[] signatures;
@@ -160,6 +165,7 @@ public final class FlowCache {
         this.bucketMask = capacity / WAYS - 1;
         this.bucketShift = 32 - Integer.numberOfTrailingZeros(capacity / WAYS);
         this.entries = HugePages.allocate(Arena.ofAuto(), (long) capacity * WORDS * Long.BYTES);
+        this.entriesAddress = entries.address();
         this.signatures = new int[capacity];
         this.counters = counters;
         this.minExpiryMillis = (int) minExpiryMillis;
@@ -607,8 +613,7 @@ public final class FlowCache {
     }
 
     private void move(int from, int to) {
-        MemorySegment.copy(entries, (long) from * WORDS * Long.BYTES, entries, (long) to * WORDS * Long.BYTES,
-                WORDS * Long.BYTES);
+        MemorySegment.copy(MEMORY, address(from * WORDS), MEMORY, address(to * WORDS), WORDS * Long.BYTES);
         signatures[to] = signatures[from];
         signatures[from] = 0;
         lowerCycleBound(expiryMillis(to)); // it may have moved behind the sweep's cursor
@@ -667,11 +672,11 @@ public final class FlowCache {
     }
 
     private long get(int word) {
-        return entries.getAtIndex(LONG, word);
+        return MEMORY.get(LONG, address(word));
     }
 
     private void set(int word, long value) {
-        entries.setAtIndex(LONG, word, value);
+        MEMORY.set(LONG, address(word), value);
     }
 
     private void add(int word, long value) {
@@ -680,8 +685,13 @@ public final class FlowCache {
 
     /** The words of the entry at word {@code base}, in {@link #copied}. */
     private long[] copy(int base) {
-        MemorySegment.copy(entries, ValueLayout.JAVA_LONG, (long) base * Long.BYTES, copied, 0, WORDS);
+        MemorySegment.copy(MEMORY, LONG, address(base), copied, 0, WORDS);
         return copied;
+    }
+
+    /** The address of entry word {@code word} (slot × {@link #WORDS} + word of the entry; slots below capacity). */
+    private long address(int word) {
+        return entriesAddress + (long) word * Long.BYTES;
     }
 
     private int nextSpread() {

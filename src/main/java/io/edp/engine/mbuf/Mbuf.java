@@ -1,5 +1,6 @@
 package io.edp.engine.mbuf;
 
+import io.edp.engine.numa.AddressSpace;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -56,23 +57,23 @@ public final class Mbuf {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
+    /** Where descriptors and data rooms are read and written: a constant, so the JIT checks nothing per access. */
+    private static final MemorySegment MEMORY = AddressSpace.WHOLE;
+
     private final MbufPool pool;
-    private final MemorySegment descriptors;
-    private final MemorySegment dataRooms;
+    /** Addresses of the wrapped buffer's descriptor and data room. */
     private long base;
     private long room;
     private int index = -1;
 
     public Mbuf(MbufPool pool) {
         this.pool = pool;
-        this.descriptors = pool.descriptors();
-        this.dataRooms = pool.dataRooms();
     }
 
     /** Clears the descriptor of a freshly allocated buffer: empty frame at the default headroom. */
     static void reset(MbufPool pool, int index) {
         MemorySegment d = pool.descriptors();
-        long at = pool.descriptorOffset(index);
+        long at = pool.descriptorAddress(index);
         for (int i = 0; i < FLOW_KEY_OFFSET; i += Long.BYTES) {
             d.set(LONG, at + i, 0L);
         }
@@ -81,8 +82,8 @@ public final class Mbuf {
 
     public Mbuf wrap(int index) {
         this.index = index;
-        this.base = pool.descriptorOffset(index);
-        this.room = pool.dataRoomOffset(index);
+        this.base = pool.descriptorAddress(index);
+        this.room = pool.dataRoomAddress(index);
         return this;
     }
 
@@ -94,40 +95,41 @@ public final class Mbuf {
         return pool;
     }
 
-    /** The segment that holds the frame bytes; the frame starts at {@link #dataAddress()}. */
+    /** The segment to read and write the frame through; the frame starts at {@link #dataAddress()}. */
     public MemorySegment data() {
-        return dataRooms;
+        return MEMORY;
     }
 
-    /** Offset of the first frame byte within {@link #data()}. */
+    /** Address of the first frame byte in {@link #data()}. */
     public long dataAddress() {
         return room + dataOffset();
     }
 
-    /** Offset of this buffer's flow key within {@link #descriptors()}. */
+    /** Address of this buffer's flow key in {@link #descriptors()}. */
     public long flowKeyAddress() {
         return base + FLOW_KEY_OFFSET;
     }
 
+    /** The segment to read and write descriptors through. */
     public MemorySegment descriptors() {
-        return descriptors;
+        return MEMORY;
     }
 
     public int dataOffset() {
-        return descriptors.get(SHORT, base + DATA_OFFSET_OFFSET);
+        return MEMORY.get(SHORT, base + DATA_OFFSET_OFFSET);
     }
 
     public Mbuf dataOffset(int offset) {
-        descriptors.set(SHORT, base + DATA_OFFSET_OFFSET, (short) offset);
+        MEMORY.set(SHORT, base + DATA_OFFSET_OFFSET, (short) offset);
         return this;
     }
 
     public int dataLength() {
-        return descriptors.get(INT, base + DATA_LENGTH_OFFSET);
+        return MEMORY.get(INT, base + DATA_LENGTH_OFFSET);
     }
 
     public Mbuf dataLength(int length) {
-        descriptors.set(INT, base + DATA_LENGTH_OFFSET, length);
+        MEMORY.set(INT, base + DATA_LENGTH_OFFSET, length);
         return this;
     }
 
@@ -137,119 +139,119 @@ public final class Mbuf {
     }
 
     public int port() {
-        return Short.toUnsignedInt(descriptors.get(SHORT, base + PORT_OFFSET));
+        return Short.toUnsignedInt(MEMORY.get(SHORT, base + PORT_OFFSET));
     }
 
     public Mbuf port(int port) {
-        descriptors.set(SHORT, base + PORT_OFFSET, (short) port);
+        MEMORY.set(SHORT, base + PORT_OFFSET, (short) port);
         return this;
     }
 
     public int rssHash() {
-        return descriptors.get(INT, base + RSS_HASH_OFFSET);
+        return MEMORY.get(INT, base + RSS_HASH_OFFSET);
     }
 
     public Mbuf rssHash(int hash) {
-        descriptors.set(INT, base + RSS_HASH_OFFSET, hash);
+        MEMORY.set(INT, base + RSS_HASH_OFFSET, hash);
         return this;
     }
 
     public int rxQueue() {
-        return Short.toUnsignedInt(descriptors.get(SHORT, base + RX_QUEUE_OFFSET));
+        return Short.toUnsignedInt(MEMORY.get(SHORT, base + RX_QUEUE_OFFSET));
     }
 
     public Mbuf rxQueue(int queue) {
-        descriptors.set(SHORT, base + RX_QUEUE_OFFSET, (short) queue);
+        MEMORY.set(SHORT, base + RX_QUEUE_OFFSET, (short) queue);
         return this;
     }
 
     public int txQueue() {
-        return Short.toUnsignedInt(descriptors.get(SHORT, base + TX_QUEUE_OFFSET));
+        return Short.toUnsignedInt(MEMORY.get(SHORT, base + TX_QUEUE_OFFSET));
     }
 
     public Mbuf txQueue(int queue) {
-        descriptors.set(SHORT, base + TX_QUEUE_OFFSET, (short) queue);
+        MEMORY.set(SHORT, base + TX_QUEUE_OFFSET, (short) queue);
         return this;
     }
 
     public int packetType() {
-        return descriptors.get(INT, base + PACKET_TYPE_OFFSET);
+        return MEMORY.get(INT, base + PACKET_TYPE_OFFSET);
     }
 
     public Mbuf packetType(int type) {
-        descriptors.set(INT, base + PACKET_TYPE_OFFSET, type);
+        MEMORY.set(INT, base + PACKET_TYPE_OFFSET, type);
         return this;
     }
 
     public int l3Offset() {
-        return Short.toUnsignedInt(descriptors.get(SHORT, base + L3_OFFSET_OFFSET));
+        return Short.toUnsignedInt(MEMORY.get(SHORT, base + L3_OFFSET_OFFSET));
     }
 
     public Mbuf l3Offset(int offset) {
-        descriptors.set(SHORT, base + L3_OFFSET_OFFSET, (short) offset);
+        MEMORY.set(SHORT, base + L3_OFFSET_OFFSET, (short) offset);
         return this;
     }
 
     public int l4Offset() {
-        return Short.toUnsignedInt(descriptors.get(SHORT, base + L4_OFFSET_OFFSET));
+        return Short.toUnsignedInt(MEMORY.get(SHORT, base + L4_OFFSET_OFFSET));
     }
 
     public Mbuf l4Offset(int offset) {
-        descriptors.set(SHORT, base + L4_OFFSET_OFFSET, (short) offset);
+        MEMORY.set(SHORT, base + L4_OFFSET_OFFSET, (short) offset);
         return this;
     }
 
     public int actionIndex() {
-        return descriptors.get(INT, base + ACTION_INDEX_OFFSET);
+        return MEMORY.get(INT, base + ACTION_INDEX_OFFSET);
     }
 
     public Mbuf actionIndex(int action) {
-        descriptors.set(INT, base + ACTION_INDEX_OFFSET, action);
+        MEMORY.set(INT, base + ACTION_INDEX_OFFSET, action);
         return this;
     }
 
     public int flowHash() {
-        return descriptors.get(INT, base + FLOW_HASH_OFFSET);
+        return MEMORY.get(INT, base + FLOW_HASH_OFFSET);
     }
 
     public Mbuf flowHash(int hash) {
-        descriptors.set(INT, base + FLOW_HASH_OFFSET, hash);
+        MEMORY.set(INT, base + FLOW_HASH_OFFSET, hash);
         return this;
     }
 
     public long timestamp() {
-        return descriptors.get(LONG, base + TIMESTAMP_OFFSET);
+        return MEMORY.get(LONG, base + TIMESTAMP_OFFSET);
     }
 
     public Mbuf timestamp(long nanos) {
-        descriptors.set(LONG, base + TIMESTAMP_OFFSET, nanos);
+        MEMORY.set(LONG, base + TIMESTAMP_OFFSET, nanos);
         return this;
     }
 
     public long connection() {
-        return descriptors.get(LONG, base + CONNECTION_OFFSET);
+        return MEMORY.get(LONG, base + CONNECTION_OFFSET);
     }
 
     public Mbuf connection(long id) {
-        descriptors.set(LONG, base + CONNECTION_OFFSET, id);
+        MEMORY.set(LONG, base + CONNECTION_OFFSET, id);
         return this;
     }
 
     public int fragmentId() {
-        return descriptors.get(INT, base + FRAGMENT_ID_OFFSET);
+        return MEMORY.get(INT, base + FRAGMENT_ID_OFFSET);
     }
 
     public Mbuf fragmentId(int id) {
-        descriptors.set(INT, base + FRAGMENT_ID_OFFSET, id);
+        MEMORY.set(INT, base + FRAGMENT_ID_OFFSET, id);
         return this;
     }
 
     public int ipLength() {
-        return descriptors.get(INT, base + IP_LENGTH_OFFSET);
+        return MEMORY.get(INT, base + IP_LENGTH_OFFSET);
     }
 
     public Mbuf ipLength(int length) {
-        descriptors.set(INT, base + IP_LENGTH_OFFSET, length);
+        MEMORY.set(INT, base + IP_LENGTH_OFFSET, length);
         return this;
     }
 
@@ -259,7 +261,7 @@ public final class Mbuf {
             throw new IllegalArgumentException("frame of " + length + " bytes does not fit a data room");
         }
         dataOffset(MbufPool.HEADROOM_BYTES).dataLength(length);
-        MemorySegment.copy(source, offset, dataRooms, room + MbufPool.HEADROOM_BYTES, length);
+        MemorySegment.copy(source, offset, MEMORY, room + MbufPool.HEADROOM_BYTES, length);
         return this;
     }
 }

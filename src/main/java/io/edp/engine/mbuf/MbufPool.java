@@ -1,5 +1,6 @@
 package io.edp.engine.mbuf;
 
+import io.edp.engine.numa.AddressSpace;
 import io.edp.engine.numa.HugePages;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -20,8 +21,11 @@ public final class MbufPool implements AutoCloseable {
     public static final int HEADROOM_BYTES = 128;
 
     private final Arena arena;
+    /** Held to keep the memory: per-packet code reaches it through {@link AddressSpace#WHOLE}. */
     private final MemorySegment descriptors;
     private final MemorySegment dataRooms;
+    private final long descriptorsAddress;
+    private final long dataRoomsAddress;
     private final int capacity;
     private final int descriptorBytes;
     private final int[] freeStack;
@@ -40,6 +44,8 @@ public final class MbufPool implements AutoCloseable {
         this.arena = Arena.ofShared();
         this.descriptors = HugePages.allocate(arena, (long) capacity * descriptorBytes);
         this.dataRooms = HugePages.allocate(arena, (long) capacity * DATA_ROOM_BYTES);
+        this.descriptorsAddress = descriptors.address();
+        this.dataRoomsAddress = dataRooms.address();
         this.freeStack = new int[capacity];
         for (int i = 0; i < capacity; i++) {
             freeStack[i] = capacity - 1 - i;
@@ -60,22 +66,27 @@ public final class MbufPool implements AutoCloseable {
         return descriptorBytes;
     }
 
-    /** The segment holding all descriptors; a descriptor starts at {@code index * descriptorBytes()}. */
+    /**
+     * The segment to read and write descriptors through ({@link AddressSpace#WHOLE}); the descriptor of buffer
+     * {@code index} starts at {@link #descriptorAddress descriptorAddress(index)}.
+     */
     public MemorySegment descriptors() {
-        return descriptors;
+        return AddressSpace.WHOLE;
     }
 
-    /** The segment holding all data rooms; a room starts at {@code dataRoomOffset(index)}. */
+    /** The segment to read and write data rooms through; a room starts at {@link #dataRoomAddress}. */
     public MemorySegment dataRooms() {
-        return dataRooms;
+        return AddressSpace.WHOLE;
     }
 
-    public long descriptorOffset(int index) {
-        return (long) index * descriptorBytes;
+    /** The address of the descriptor of buffer {@code index} (in [0, {@link #capacity()}), as every index here). */
+    public long descriptorAddress(int index) {
+        return descriptorsAddress + (long) index * descriptorBytes;
     }
 
-    public long dataRoomOffset(int index) {
-        return (long) index * DATA_ROOM_BYTES;
+    /** The address of the data room of buffer {@code index}. */
+    public long dataRoomAddress(int index) {
+        return dataRoomsAddress + (long) index * DATA_ROOM_BYTES;
     }
 
     /** Moves up to {@code max} free buffers into {@code into[from..]}; returns how many were moved. */
@@ -101,6 +112,7 @@ public final class MbufPool implements AutoCloseable {
         return freeCount;
     }
 
+    /** Frees the memory. Only once no thread may touch a buffer: an access afterwards would crash the JVM. */
     @Override
     public void close() {
         arena.close();

@@ -181,7 +181,7 @@ public final class LoopbackNic implements NicDriver {
             return false;
         }
         // posted buffers have the default headroom (as a NIC writes at the mbuf's data offset)
-        MemorySegment.copy(frame, offset, pool.dataRooms(), pool.dataRoomOffset(index) + MbufPool.HEADROOM_BYTES,
+        MemorySegment.copy(frame, offset, pool.dataRooms(), pool.dataRoomAddress(index) + MbufPool.HEADROOM_BYTES,
                 length);
         long hash = steering.rxHash(frame, offset, length);
         q.rx.offer(index, hash << 32 | length); // never full: it holds at most the buffers that were posted

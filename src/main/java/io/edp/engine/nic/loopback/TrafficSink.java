@@ -86,9 +86,9 @@ public final class TrafficSink {
         int at = txQueue * PER_QUEUE;
         for (int i = 0; i < count; i++) {
             int index = mbufs[i];
-            long descriptor = pool.descriptorOffset(index);
+            long descriptor = pool.descriptorAddress(index);
             int length = descriptors.get(INT, descriptor + Mbuf.DATA_LENGTH_OFFSET);
-            long frame = pool.dataRoomOffset(index) + descriptors.get(SHORT, descriptor + Mbuf.DATA_OFFSET_OFFSET);
+            long frame = pool.dataRoomAddress(index) + descriptors.get(SHORT, descriptor + Mbuf.DATA_OFFSET_OFFSET);
             q[at + PACKETS]++;
             q[at + BYTES] += length;
             if (flowCapacity == 0 || length < TrafficGenerator.TRAILER_BYTES) {

@@ -68,7 +68,7 @@ class TrafficSinkTest {
         Mbuf mbuf = new Mbuf(pool);
         for (int i = 0; i < mbufs.length; i++) {
             mbuf.wrap(mbufs[i]).dataOffset(MbufPool.HEADROOM_BYTES).dataLength(FRAME_BYTES);
-            long trailer = pool.dataRoomOffset(mbufs[i]) + MbufPool.HEADROOM_BYTES + FRAME_BYTES
+            long trailer = pool.dataRoomAddress(mbufs[i]) + MbufPool.HEADROOM_BYTES + FRAME_BYTES
                     - TrafficGenerator.TRAILER_BYTES;
             pool.dataRooms().set(ValueLayout.JAVA_INT_UNALIGNED, trailer, flow);
             pool.dataRooms().set(ValueLayout.JAVA_LONG_UNALIGNED, trailer + 4, sequences[i]);
