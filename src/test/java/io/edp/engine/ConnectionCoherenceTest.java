@@ -130,6 +130,27 @@ class ConnectionCoherenceTest {
         }
     }
 
+    /**
+     * The last hit before a flow goes quiet reaches its connection to the millisecond, however close it came after
+     * the one before: the reply one millisecond before the connection's timeout (60 s, counted from that hit)
+     * still passes, as without the cache.
+     */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void theLastHitKeepsItsConnectionToTheMillisecond(Mode mode) {
+        try (TwoVms vms = new TwoVms(mode)) {
+            vms.send(true, TwoVms.udp(true, 30000, 53));
+            for (int i = 0; i < 10; i++) {
+                vms.advance(Duration.ofMillis(100));
+                vms.send(true, TwoVms.udp(true, 30000, 53));
+            }
+            vms.advance(Duration.ofMillis(59_999));
+            vms.send(false, TwoVms.udp(false, 30000, 53));
+
+            assertThat(vms.atA()).as("the reply passes").isEqualTo(1);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Mode.class)
     void aReplyDroppedBeforeItsConnectionExistedPassesOnceItDoes(Mode mode) {
