@@ -20,10 +20,8 @@ public final class MbufPool implements AutoCloseable {
     /** Space kept in front of the frame so a VLAN tag can be pushed without moving the payload. */
     public static final int HEADROOM_BYTES = 128;
 
+    /** Owns the descriptors and data rooms until {@link #close}; code reaches them through AddressSpace.WHOLE. */
     private final Arena arena;
-    /** Held to keep the memory: per-packet code reaches it through {@link AddressSpace#WHOLE}. */
-    private final MemorySegment descriptors;
-    private final MemorySegment dataRooms;
     private final long descriptorsAddress;
     private final long dataRoomsAddress;
     private final int capacity;
@@ -42,10 +40,8 @@ public final class MbufPool implements AutoCloseable {
         this.capacity = capacity;
         this.descriptorBytes = descriptorBytes;
         this.arena = Arena.ofShared();
-        this.descriptors = HugePages.allocate(arena, (long) capacity * descriptorBytes);
-        this.dataRooms = HugePages.allocate(arena, (long) capacity * DATA_ROOM_BYTES);
-        this.descriptorsAddress = descriptors.address();
-        this.dataRoomsAddress = dataRooms.address();
+        this.descriptorsAddress = HugePages.allocate(arena, (long) capacity * descriptorBytes).address();
+        this.dataRoomsAddress = HugePages.allocate(arena, (long) capacity * DATA_ROOM_BYTES).address();
         this.freeStack = new int[capacity];
         for (int i = 0; i < capacity; i++) {
             freeStack[i] = capacity - 1 - i;
