@@ -317,6 +317,8 @@ public final class ConnectionTable {
             return RETRY;
         }
         if (found >= 0) {
+            // a slot retaken right after the check gets this time, one clock reading of another worker's burst
+            // from its own start time: a cache hit's store can land there the same way
             touch((int) found, nowMillis);
         }
         return found;
