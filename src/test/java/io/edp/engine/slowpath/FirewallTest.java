@@ -76,6 +76,20 @@ class FirewallTest {
     }
 
     @Test
+    void theSweepPassesStripesWithoutConnectionsAndStillRetiresEveryTimedOutOne() {
+        ConnectionTable ct = new ConnectionTable(1024); // 64 stripes of 16 slots: most stay empty
+        for (int port = 0; port < 20; port++) {
+            insert(ct, A, B, udp(1000 + port, 53, 0), 0, 0);
+        }
+        int retired = 0;
+        for (int swept = 0; swept < 1024; swept += 7) { // slices that end mid-stripe, empty or not
+            retired += ct.sweep(60_000, 7, ALLOW_ALL, null);
+        }
+        assertThat(retired).as("every conversation, in one pass over the table").isEqualTo(20);
+        assertThat(ct.size()).isZero();
+    }
+
+    @Test
     void aConnectionIsFoundFromBothDirections() {
         ConnectionTable ct = new ConnectionTable(1024);
         assertThat(find(ct, A, B, udp(1000, 53, 0), 0, 0)).isEqualTo(ConnectionTable.NOT_FOUND);
