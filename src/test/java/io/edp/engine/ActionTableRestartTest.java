@@ -10,8 +10,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * More distinct actions than a worker's action table holds: the miss path clears the full table in the middle of
- * a burst, and the packets of that burst decided before the clear still leave as their actions said.
+ * More distinct actions than a worker's action table holds: the miss path clears the full table (and the cache
+ * entries pointing into it) in the middle of a burst, and every packet, decided before the clear or after it,
+ * leaves once, as its action said.
  */
 class ActionTableRestartTest {
 
@@ -38,7 +39,7 @@ class ActionTableRestartTest {
 
     @ParameterizedTest
     @EnumSource(value = Mode.class, names = {"LEGACY", "EDP_STANDARD"})
-    void packetsDecidedBeforeTheActionTableIsClearedLeaveAsDecided(Mode mode) {
+    void everyPacketLeavesAsDecidedAcrossAClearOfAFullActionTable(Mode mode) {
         try (Engine engine = Engine.start(config(mode))) {
             TrafficProfile traffic = TestTopology.routed(FLOWS, FLOWS).withAddresses("10.0.0.0", "20.0.0.0", FLOWS);
             Traffic.sendAll(engine, 0, traffic);
