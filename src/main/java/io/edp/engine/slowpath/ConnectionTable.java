@@ -15,7 +15,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Connection tracking shared by every worker (the two directions of a connection arrive on different queues) and
  * by every generation of the engine — and by the next engine when one is rebuilt, so no reconfiguration cuts a
  * connection. The table is split into stripes, each an open-addressing array of 8-long entries guarded by its own
- * monitor, so a slow-path lookup locks one stripe, probes primitive arrays and allocates nothing.
+ * monitor, so a slow-path lookup locks one stripe at most, probes primitive arrays and allocates nothing. Most
+ * lookups lock nothing: a packet that only keeps its connection alive reads the stripe under its version (a
+ * sequence lock) and stores its time like a cache hit (see below), so LEGACY, which looks every packet up, takes
+ * no monitor per packet.
  * <pre>
  *  word field
  *  0-3  address a (hi, lo), address b (hi, lo); a is the lower (address, port) end, so both directions match
@@ -57,6 +60,8 @@ public final class ConnectionTable {
     public static final long NOT_FOUND = -1;
     /** {@link #insert} result: the stripe has no room. */
     public static final long FULL = -2;
+    /** {@link #unlockedHit} result: take the stripe's monitor. */
+    private static final long RETRY = -3;
 
     private static final int WORDS = 8;
     /** Linear probing at half load still meets runs of 16 among a hundred thousand connections: allow longer. */
@@ -92,15 +97,54 @@ public final class ConnectionTable {
     private int policyVersion;
 
     private static final class Stripe {
+        private static final VarHandle VERSION;
+
+        static {
+            try {
+                VERSION = MethodHandles.lookup().findVarHandle(Stripe.class, "version", int.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
         final long[] entries;
         /** The global slot number of this stripe's slot 0. */
         final int firstSlot;
         /** Entries holding a connection (a state), timed out or not: a sweep passes a stripe without any. */
         int live;
+        /**
+         * Odd while a writer (under the stripe's monitor) may be changing it, even otherwise, and moved by every
+         * change: {@link #unlockedHit} reads the stripe without the monitor and keeps what it read only when the
+         * version was even and did not move meanwhile (a sequence lock: readers never write, so they never contend).
+         */
+        private int version;
 
         Stripe(int slots, int firstSlot) {
             entries = new long[slots * WORDS];
             this.firstSlot = firstSlot;
+        }
+
+        /** Under the monitor, before a change: readers now retry. */
+        void changing() {
+            VERSION.setOpaque(this, version + 1);
+            VarHandle.storeStoreFence(); // the odd version is seen before any changed word
+        }
+
+        /** Under the monitor, after the change: its words are seen before the even version. */
+        void changed() {
+            VERSION.setRelease(this, version + 1);
+        }
+
+        /** An even version to read the stripe under, or -1 while a writer is changing it. */
+        int readVersion() {
+            int v = (int) VERSION.getAcquire(this);
+            return (v & 1) == 0 ? v : -1;
+        }
+
+        /** Whether nothing changed the stripe since {@link #readVersion} gave {@code v}. */
+        boolean unchangedSince(int v) {
+            VarHandle.loadLoadFence(); // the stripe's words were read before the version is read again
+            return (int) VERSION.getOpaque(this) == v;
         }
     }
 
@@ -164,51 +208,121 @@ public final class ConnectionTable {
         return lookup(srcHi, srcLo, dstHi, dstLo, l4, tcpFlags, nowMillis, rules, policyVersion, true, 0, null);
     }
 
+    /**
+     * Loads the lines {@link #find} reads first for the packet's connection (its home slot's entry and last-seen
+     * times) and returns a sum of what it read, for the caller to keep so that the loads stay. LEGACY looks every
+     * packet up here: a burst that warms all its packets' lines before the first lookup overlaps their cache misses
+     * instead of meeting them one at a time. No lock: what it reads does not matter, only that it is in the cache.
+     */
+    public long warm(long srcHi, long srcLo, long dstHi, long dstLo, long l4) {
+        boolean srcIsA = srcIsA(srcHi, srcLo, dstHi, dstLo, l4);
+        long ports = portsWord(l4, srcIsA);
+        int hash = srcIsA ? hash(srcHi, srcLo, dstHi, dstLo, ports) : hash(dstHi, dstLo, srcHi, srcLo, ports);
+        Stripe s = stripes[hash >>> 26];
+        int slot = hash & stripeMask;
+        // an entry's eight words span two cache lines unless the array happens to start on a line
+        return s.entries[slot * WORDS] + s.entries[slot * WORDS + WORDS - 1] + seen[(s.firstSlot + slot) << 1];
+    }
+
     private long lookup(long srcHi, long srcLo, long dstHi, long dstLo, long l4, int tcpFlags, int nowMillis,
             RuleSet rules, int policyVersion, boolean readOnly, int length, PacketLogWriter log) {
         boolean srcIsA = srcIsA(srcHi, srcLo, dstHi, dstLo, l4);
         long ports = portsWord(l4, srcIsA);
         int hash = srcIsA ? hash(srcHi, srcLo, dstHi, dstLo, ports) : hash(dstHi, dstLo, srcHi, srcLo, ports);
         Stripe s = stripes[hash >>> 26];
+        if (!readOnly) {
+            long unlocked = unlockedHit(s, hash, srcIsA, srcHi, srcLo, dstHi, dstLo, ports, l4, tcpFlags, nowMillis,
+                    rules, policyVersion);
+            if (unlocked != RETRY) {
+                return unlocked;
+            }
+        }
         synchronized (s) {
-            int base = probe(s, hash, srcIsA, srcHi, srcLo, dstHi, dstLo, ports, nowMillis);
-            if (base < 0) {
-                return NOT_FOUND;
-            }
-            long[] e = s.entries;
-            int state = (int) (e[base + 5] >>> 56);
-            if (state == CLOSED && (tcpFlags & FlowKey.TCP_SYN) != 0) {
-                return NOT_FOUND; // a new connection on the same addresses and ports: it meets the rules
-            }
-            boolean initiatorIsA = ((e[base + 5] >>> 48) & 1) == 1;
-            int ruleId = (int) e[base + 5];
-            if ((int) e[base + 6] != policyVersion) {
-                int rule = recheck(e, base, initiatorIsA, rules);
-                if (rule >= 0 && rules.verdict(rule) != Verdict.ALLOW) {
-                    if (!readOnly) {
-                        endedIfLogged(s, base, PacketLogWriter.REVOKED, nowMillis, rules, log);
-                        forget(s, base, nowMillis);
-                    }
+            s.changing();
+            try {
+                int base = probe(s, hash, srcIsA, srcHi, srcLo, dstHi, dstLo, ports, nowMillis);
+                if (base < 0) {
                     return NOT_FOUND;
                 }
-                ruleId = rule < 0 ? 0 : rules.id(rule);
-            }
-            if (readOnly) {
-                return ((long) ruleId << 32) | reference(s, base, srcIsA);
-            }
-            int next = nextState(state, FlowKey.proto(l4), tcpFlags, initiatorIsA == srcIsA);
-            e[base + 5] = ((long) next << 56) | ((initiatorIsA ? 1L : 0L) << 48) | (ruleId & 0xFFFF_FFFFL);
-            e[base + 6] = ((long) nowMillis << 32) | (policyVersion & 0xFFFF_FFFFL);
-            int reference = reference(s, base, srcIsA);
-            if (rules.logsId(ruleId)) {
-                count(reference, length);
-                if (next == CLOSED && state != CLOSED) {
-                    ended(s, base, (tcpFlags & FlowKey.TCP_RST) != 0 ? PacketLogWriter.RST : PacketLogWriter.FIN,
-                            nowMillis, log);
+                long[] e = s.entries;
+                int state = (int) (e[base + 5] >>> 56);
+                if (state == CLOSED && (tcpFlags & FlowKey.TCP_SYN) != 0) {
+                    return NOT_FOUND; // a new connection on the same addresses and ports: it meets the rules
                 }
+                boolean initiatorIsA = ((e[base + 5] >>> 48) & 1) == 1;
+                int ruleId = (int) e[base + 5];
+                if ((int) e[base + 6] != policyVersion) {
+                    int rule = recheck(e, base, initiatorIsA, rules);
+                    if (rule >= 0 && rules.verdict(rule) != Verdict.ALLOW) {
+                        if (!readOnly) {
+                            endedIfLogged(s, base, PacketLogWriter.REVOKED, nowMillis, rules, log);
+                            forget(s, base, nowMillis);
+                        }
+                        return NOT_FOUND;
+                    }
+                    ruleId = rule < 0 ? 0 : rules.id(rule);
+                }
+                if (readOnly) {
+                    return ((long) ruleId << 32) | reference(s, base, srcIsA);
+                }
+                int next = nextState(state, FlowKey.proto(l4), tcpFlags, initiatorIsA == srcIsA);
+                e[base + 5] = ((long) next << 56) | ((initiatorIsA ? 1L : 0L) << 48) | (ruleId & 0xFFFF_FFFFL);
+                e[base + 6] = ((long) nowMillis << 32) | (policyVersion & 0xFFFF_FFFFL);
+                int reference = reference(s, base, srcIsA);
+                if (rules.logsId(ruleId)) {
+                    count(reference, length);
+                    if (next == CLOSED && state != CLOSED) {
+                        ended(s, base, (tcpFlags & FlowKey.TCP_RST) != 0 ? PacketLogWriter.RST : PacketLogWriter.FIN,
+                                nowMillis, log);
+                    }
+                }
+                return ((long) ruleId << 32) | reference;
+            } finally {
+                s.changed();
             }
-            return ((long) ruleId << 32) | reference;
         }
+    }
+
+    /**
+     * {@link #find} for the packets that change nothing but their connection's last-seen time — the connection is
+     * live, the packet moves no state, the rules are those it was checked under and its rule is not logged — and
+     * for those that find no connection: without the stripe's monitor (LEGACY looks every packet up), reading the
+     * stripe under its version and storing the time into {@code seen}, as a cache hit does ({@link #touch}).
+     * {@link #RETRY} when the packet owes more, or a writer was changing the stripe or changed it meanwhile.
+     */
+    private long unlockedHit(Stripe s, int hash, boolean srcIsA, long srcHi, long srcLo, long dstHi, long dstLo,
+            long ports, long l4, int tcpFlags, int nowMillis, RuleSet rules, int policyVersion) {
+        int version = s.readVersion();
+        if (version < 0) {
+            return RETRY;
+        }
+        // the reads may see a stripe halfway through a change: nothing below can fail on that, and the version
+        // check discards what they found
+        int base = probe(s, hash, srcIsA, srcHi, srcLo, dstHi, dstLo, ports, nowMillis);
+        long found = NOT_FOUND;
+        if (base >= 0) {
+            long[] e = s.entries;
+            long word = e[base + 5];
+            int state = (int) (word >>> 56);
+            boolean fromInitiator = (((word >>> 48) & 1) == 1) == srcIsA;
+            int ruleId = (int) word;
+            boolean unchanged = (int) e[base + 6] == policyVersion && !rules.logsId(ruleId)
+                    && nextState(state, FlowKey.proto(l4), tcpFlags, fromInitiator) == state;
+            if (state == CLOSED && (tcpFlags & FlowKey.TCP_SYN) != 0) {
+                found = NOT_FOUND;
+            } else {
+                found = unchanged ? ((long) ruleId << 32) | reference(s, base, srcIsA) : RETRY;
+            }
+        }
+        if (!s.unchangedSince(version)) {
+            return RETRY;
+        }
+        if (found >= 0) {
+            // a slot retaken right after the check gets this time, one clock reading of another worker's burst
+            // from its own start time: a cache hit's store can land there the same way
+            touch((int) found, nowMillis);
+        }
+        return found;
     }
 
     /**
@@ -228,39 +342,44 @@ public final class ConnectionTable {
         int hash = srcIsA ? hash(srcHi, srcLo, dstHi, dstLo, ports) : hash(dstHi, dstLo, srcHi, srcLo, ports);
         Stripe s = stripes[hash >>> 26];
         synchronized (s) {
-            long[] e = s.entries;
-            int base = probe(s, hash, srcIsA, srcHi, srcLo, dstHi, dstLo, ports, nowMillis);
-            if (base >= 0 && (int) e[base + 6] == policyVersion) {
-                ruleId = (int) e[base + 5];
-            } else if (base < 0) {
-                base = freeSlot(s, hash, nowMillis, rules, log);
-                if (base < 0) {
-                    return FULL;
+            s.changing();
+            try {
+                long[] e = s.entries;
+                int base = probe(s, hash, srcIsA, srcHi, srcLo, dstHi, dstLo, ports, nowMillis);
+                if (base >= 0 && (int) e[base + 6] == policyVersion) {
+                    ruleId = (int) e[base + 5];
+                } else if (base < 0) {
+                    base = freeSlot(s, hash, nowMillis, rules, log);
+                    if (base < 0) {
+                        return FULL;
+                    }
+                    e[base] = srcIsA ? srcHi : dstHi;
+                    e[base + 1] = srcIsA ? srcLo : dstLo;
+                    e[base + 2] = srcIsA ? dstHi : srcHi;
+                    e[base + 3] = srcIsA ? dstLo : srcLo;
+                    e[base + 4] = ports;
+                    int first = reference(s, base, true);
+                    SEEN.setOpaque(seen, first, nowMillis);
+                    SEEN.setOpaque(seen, first + 1, nowMillis);
+                    s.live++;
                 }
-                e[base] = srcIsA ? srcHi : dstHi;
-                e[base + 1] = srcIsA ? srcLo : dstLo;
-                e[base + 2] = srcIsA ? dstHi : srcHi;
-                e[base + 3] = srcIsA ? dstLo : srcLo;
-                e[base + 4] = ports;
-                int first = reference(s, base, true);
-                SEEN.setOpaque(seen, first, nowMillis);
-                SEEN.setOpaque(seen, first + 1, nowMillis);
-                s.live++;
+                int state = firstState(FlowKey.proto(l4), tcpFlags);
+                e[base + 5] = ((long) state << 56) | ((srcIsA ? 1L : 0L) << 48) | (ruleId & 0xFFFF_FFFFL);
+                e[base + 6] = ((long) nowMillis << 32) | (policyVersion & 0xFFFF_FFFFL);
+                e[base + 7] = ((long) inPort << 32) | (outPort & 0xFFFF_FFFFL);
+                int reference = reference(s, base, srcIsA);
+                counts[reference * 2] = 0;
+                counts[reference * 2 + 1] = 0;
+                int reply = (reference ^ 1) * 2;
+                replyStart[(reference & ~1)] = (long) COUNT.getOpaque(counts, reply);
+                replyStart[(reference & ~1) + 1] = (long) COUNT.getOpaque(counts, reply + 1);
+                if (rules.logsId(ruleId)) {
+                    count(reference, length);
+                }
+                return ((long) ruleId << 32) | reference;
+            } finally {
+                s.changed();
             }
-            int state = firstState(FlowKey.proto(l4), tcpFlags);
-            e[base + 5] = ((long) state << 56) | ((srcIsA ? 1L : 0L) << 48) | (ruleId & 0xFFFF_FFFFL);
-            e[base + 6] = ((long) nowMillis << 32) | (policyVersion & 0xFFFF_FFFFL);
-            e[base + 7] = ((long) inPort << 32) | (outPort & 0xFFFF_FFFFL);
-            int reference = reference(s, base, srcIsA);
-            counts[reference * 2] = 0;
-            counts[reference * 2 + 1] = 0;
-            int reply = (reference ^ 1) * 2;
-            replyStart[(reference & ~1)] = (long) COUNT.getOpaque(counts, reply);
-            replyStart[(reference & ~1) + 1] = (long) COUNT.getOpaque(counts, reply + 1);
-            if (rules.logsId(ruleId)) {
-                count(reference, length);
-            }
-            return ((long) ruleId << 32) | reference;
         }
     }
 
@@ -336,7 +455,10 @@ public final class ConnectionTable {
             int base = (local + i) * WORDS;
             if ((e[base + 5] >>> 56) != 0 && !alive(s, base, nowMillis)) {
                 endedIfLogged(s, base, PacketLogWriter.TIMEOUT, nowMillis, rules, log);
+                // only the retirement changes the stripe: lookups without the monitor go on through the rest
+                s.changing();
                 forget(s, base, nowMillis);
+                s.changed();
                 retired++;
             }
         }
@@ -423,16 +545,21 @@ public final class ConnectionTable {
         int n = 0;
         for (Stripe s : stripes) {
             synchronized (s) {
-                long[] e = s.entries;
-                for (int base = 0; base < e.length; base += WORDS) {
-                    if (selected(s, base, filter, nowMillis)) {
-                        endedIfLogged(s, base, PacketLogWriter.CLEARED, nowMillis, rules, log);
-                        forget(s, base, nowMillis);
-                        if (n == removed.length) {
-                            removed = Arrays.copyOf(removed, n * 2);
+                s.changing();
+                try {
+                    long[] e = s.entries;
+                    for (int base = 0; base < e.length; base += WORDS) {
+                        if (selected(s, base, filter, nowMillis)) {
+                            endedIfLogged(s, base, PacketLogWriter.CLEARED, nowMillis, rules, log);
+                            forget(s, base, nowMillis);
+                            if (n == removed.length) {
+                                removed = Arrays.copyOf(removed, n * 2);
+                            }
+                            removed[n++] = s.firstSlot + base / WORDS;
                         }
-                        removed[n++] = s.firstSlot + base / WORDS;
                     }
+                } finally {
+                    s.changed();
                 }
             }
         }

@@ -14,9 +14,11 @@ import io.edp.engine.reject.RouterReplies;
 import io.edp.engine.slowpath.ForwardingTables;
 import io.edp.engine.slowpath.Action;
 import io.edp.engine.slowpath.ActionTable;
+import io.edp.engine.slowpath.ConnectionTable;
 import io.edp.engine.slowpath.RuleCounters;
 import io.edp.engine.telemetry.FlowMeter;
 import io.edp.engine.time.Clock;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
@@ -36,6 +38,8 @@ import java.lang.foreign.ValueLayout;
  * held when a stage threw ({@link #recover}). Worker thread only; nothing here allocates.
  */
 final class BurstPipeline {
+
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
     private final Clock clock;
     private final MbufCache mbufs;
@@ -64,7 +68,7 @@ final class BurstPipeline {
     private int[] held = burst;
     private int heldFrom;
     private int heldCount;
-    /** Sum of touched words: keeps the loads of {@link #touch} from being optimized away. */
+    /** Sum of touched words: keeps the loads of {@link #touch} and {@link #warmConnections} from being dropped. */
     private long warmed;
     /** Test seam ({@link Worker#injectFault}): thrown by the next burst after parsing. */
     private Error injectedFault;
@@ -137,6 +141,8 @@ final class BurstPipeline {
         }
         if (g.fastPath()) {
             warm(parsedCount);
+        } else {
+            warmConnections(parsedCount, g.tables().connections());
         }
         for (int i = 0; i < parsedCount; i++) {
             heldFrom = i;
@@ -183,6 +189,18 @@ final class BurstPipeline {
     private void warm(int parsedCount) {
         for (int i = 0; i < parsedCount; i++) {
             fastPath.warm(mbuf.wrap(parsed[i]).flowHash());
+        }
+    }
+
+    /** LEGACY: touches each packet's connection-table lines now, so the misses run in parallel. */
+    private void warmConnections(int parsedCount, ConnectionTable connections) {
+        for (int i = 0; i < parsedCount; i++) {
+            Mbuf m = mbuf.wrap(parsed[i]);
+            MemorySegment d = m.descriptors();
+            long key = m.flowKeyAddress();
+            warmed += connections.warm(d.get(LONG, key + FlowKey.SRC_HI), d.get(LONG, key + FlowKey.SRC_LO),
+                    d.get(LONG, key + FlowKey.DST_HI), d.get(LONG, key + FlowKey.DST_LO),
+                    d.get(LONG, key + FlowKey.L4));
         }
     }
 
