@@ -9,7 +9,8 @@ import java.lang.invoke.VarHandle;
  * One worker's frames for one capture: a bounded single-producer (the worker), single-consumer (the capture's
  * drainer) ring of fixed slots in primitive arrays, each a frame's first {@code snaplen} bytes with its length,
  * direction and time. {@link #offer} never waits and never allocates: a frame that finds the ring full is counted in
- * {@link #dropped()} and let go.
+ * {@link #dropped()} and let go. A ring takes at most the frames its capture can write: once it has published that
+ * many, the capture ends before it could write another, so later frames are neither kept nor counted as dropped.
  */
 final class CaptureRing {
 
@@ -32,6 +33,8 @@ final class CaptureRing {
 
     private final int mask;
     private final int snaplen;
+    /** Frames the capture can write (its packet limit): the most this ring ever needs to publish. */
+    private final long limit;
     private final byte[] data;
     private final MemorySegment dataSegment;
     /** Per slot: the time (engine clock ns), then the frame's length on the wire, with {@link #INBOUND}. */
@@ -45,9 +48,10 @@ final class CaptureRing {
     /** Frames that found the ring full: written by the producer, read (opaque) by anyone. */
     private long dropped;
 
-    CaptureRing(int frames, int snaplen) {
+    CaptureRing(int frames, int snaplen, long limit) {
         this.mask = frames - 1;
         this.snaplen = snaplen;
+        this.limit = limit;
         this.data = new byte[frames * snaplen];
         this.dataSegment = MemorySegment.ofArray(data);
         this.meta = new long[frames * 2];
@@ -63,6 +67,9 @@ final class CaptureRing {
      */
     void offer(MemorySegment s, long off, int length, long nanos, boolean inbound) {
         long t = tail;
+        if (t >= limit) {
+            return; // the capture has all it can write from this worker: it ends at its limit before this frame
+        }
         if (t - headSeen > mask) {
             headSeen = (long) HEAD.getAcquire(this);
             if (t - headSeen > mask) {
@@ -84,7 +91,7 @@ final class CaptureRing {
     /** Hands up to {@code max} published frames to {@code reader} in order and frees them; returns how many. */
     int drain(FrameReader reader, long max) {
         long h = head;
-        long t = Math.min((long) TAIL.getAcquire(this), h + max);
+        long t = h + Math.min((long) TAIL.getAcquire(this) - h, max); // h + max may overflow
         for (long i = h; i < t; i++) {
             int slot = (int) (i & mask);
             long word = meta[2 * slot + 1];

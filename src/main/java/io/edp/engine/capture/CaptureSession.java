@@ -60,7 +60,7 @@ public final class CaptureSession {
         this.filter = spec.filter().compile();
         this.rings = new CaptureRing[workers];
         for (int i = 0; i < workers; i++) {
-            rings[i] = new CaptureRing(spec.ringFrames(), spec.snaplen());
+            rings[i] = new CaptureRing(spec.ringFrames(), spec.snaplen(), spec.maxPackets());
         }
         this.writer = switch (spec.format()) {
             case PCAP -> new PcapWriter(file, spec.nanosecondTimestamps(), spec.snaplen());

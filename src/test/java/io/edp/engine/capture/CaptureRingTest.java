@@ -12,7 +12,7 @@ class CaptureRingTest {
 
     @Test
     void aFullRingCountsDropsWithoutBlockingAndKeepsWhatFitInOrder() {
-        CaptureRing ring = new CaptureRing(8, 64);
+        CaptureRing ring = new CaptureRing(8, 64, Long.MAX_VALUE);
         byte[] frame = new byte[100];
         long start = System.nanoTime();
         for (int i = 0; i < 1_000_000; i++) {
@@ -36,5 +36,24 @@ class CaptureRingTest {
                 .as("room again after the drain").isEqualTo(1);
         assertThat(read).last().isEqualTo("60/60");
         assertThat(ring.dropped()).isEqualTo(1_000_000 - 8);
+    }
+
+    @Test
+    void aRingThatPublishedItsCapturesLimitTakesNoMoreAndDropsNothing() {
+        CaptureRing ring = new CaptureRing(8, 64, 5);
+        byte[] frame = new byte[64];
+        for (int i = 0; i < 100; i++) {
+            frame[0] = (byte) i;
+            ring.offer(MemorySegment.ofArray(frame), 0, frame.length, i, false);
+        }
+
+        List<Long> times = new ArrayList<>();
+        assertThat(ring.drain((data, offset, captured, length, nanos, inbound) -> times.add(nanos), Long.MAX_VALUE))
+                .isEqualTo(5);
+        assertThat(times).containsExactly(0L, 1L, 2L, 3L, 4L);
+        assertThat(ring.dropped()).as("frames past the limit, which the capture could never write").isZero();
+        ring.offer(MemorySegment.ofArray(frame), 0, frame.length, 100, false);
+        assertThat(ring.drain((data, offset, captured, length, nanos, inbound) -> times.add(nanos), Long.MAX_VALUE))
+                .as("room in the ring, none in the capture").isZero();
     }
 }
