@@ -217,7 +217,7 @@ public final class ConnectionTable {
     public long warm(long srcHi, long srcLo, long dstHi, long dstLo, long l4) {
         boolean srcIsA = srcIsA(srcHi, srcLo, dstHi, dstLo, l4);
         long ports = portsWord(l4, srcIsA);
-        int hash = srcIsA ? hash(srcHi, srcLo, dstHi, dstLo, ports) : hash(dstHi, dstLo, srcHi, srcLo, ports);
+        int hash = hash(srcHi, srcLo, dstHi, dstLo, srcIsA, ports);
         Stripe s = stripes[hash >>> 26];
         int slot = hash & stripeMask;
         // an entry's eight words span two cache lines unless the array happens to start on a line
@@ -228,7 +228,7 @@ public final class ConnectionTable {
             RuleSet rules, int policyVersion, boolean readOnly, int length, PacketLogWriter log) {
         boolean srcIsA = srcIsA(srcHi, srcLo, dstHi, dstLo, l4);
         long ports = portsWord(l4, srcIsA);
-        int hash = srcIsA ? hash(srcHi, srcLo, dstHi, dstLo, ports) : hash(dstHi, dstLo, srcHi, srcLo, ports);
+        int hash = hash(srcHi, srcLo, dstHi, dstLo, srcIsA, ports);
         Stripe s = stripes[hash >>> 26];
         if (!readOnly) {
             long unlocked = unlockedHit(s, hash, srcIsA, srcHi, srcLo, dstHi, dstLo, ports, l4, tcpFlags, nowMillis,
@@ -299,18 +299,16 @@ public final class ConnectionTable {
         // the reads may see a stripe halfway through a change: nothing below can fail on that, and the version
         // check discards what they found
         int base = probe(s, hash, srcIsA, srcHi, srcLo, dstHi, dstLo, ports, nowMillis);
-        long found = NOT_FOUND;
+        long found = NOT_FOUND; // also a SYN on a closed connection: a new one, as under the monitor
         if (base >= 0) {
             long[] e = s.entries;
             long word = e[base + 5];
             int state = (int) (word >>> 56);
-            boolean fromInitiator = (((word >>> 48) & 1) == 1) == srcIsA;
-            int ruleId = (int) word;
-            boolean unchanged = (int) e[base + 6] == policyVersion && !rules.logsId(ruleId)
-                    && nextState(state, FlowKey.proto(l4), tcpFlags, fromInitiator) == state;
-            if (state == CLOSED && (tcpFlags & FlowKey.TCP_SYN) != 0) {
-                found = NOT_FOUND;
-            } else {
+            if (state != CLOSED || (tcpFlags & FlowKey.TCP_SYN) == 0) {
+                boolean fromInitiator = (((word >>> 48) & 1) == 1) == srcIsA;
+                int ruleId = (int) word;
+                boolean unchanged = (int) e[base + 6] == policyVersion && !rules.logsId(ruleId)
+                        && nextState(state, FlowKey.proto(l4), tcpFlags, fromInitiator) == state;
                 found = unchanged ? ((long) ruleId << 32) | reference(s, base, srcIsA) : RETRY;
             }
         }
@@ -339,7 +337,7 @@ public final class ConnectionTable {
             int policyVersion, int ruleId, int inPort, int outPort, int length, RuleSet rules, PacketLogWriter log) {
         boolean srcIsA = srcIsA(srcHi, srcLo, dstHi, dstLo, l4);
         long ports = portsWord(l4, srcIsA);
-        int hash = srcIsA ? hash(srcHi, srcLo, dstHi, dstLo, ports) : hash(dstHi, dstLo, srcHi, srcLo, ports);
+        int hash = hash(srcHi, srcLo, dstHi, dstLo, srcIsA, ports);
         Stripe s = stripes[hash >>> 26];
         synchronized (s) {
             s.changing();
@@ -741,6 +739,11 @@ public final class ConnectionTable {
             b = t;
         }
         return ((long) a << 48) | ((long) b << 32) | ((long) proto << 24) | ((long) FlowKey.ipVersion(l4) << 16);
+    }
+
+    /** The hash of the connection of a packet from src to dst, whichever end is a. */
+    private static int hash(long srcHi, long srcLo, long dstHi, long dstLo, boolean srcIsA, long ports) {
+        return srcIsA ? hash(srcHi, srcLo, dstHi, dstLo, ports) : hash(dstHi, dstLo, srcHi, srcLo, ports);
     }
 
     static int hash(long aHi, long aLo, long bHi, long bLo, long ports) {
