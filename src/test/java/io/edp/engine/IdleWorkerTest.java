@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
@@ -35,10 +36,13 @@ class IdleWorkerTest {
     private static final System.Logger LOG = System.getLogger(IdleWorkerTest.class.getName());
     private static final long LONG_SLEEP = Worker.MAX_SLEEP.toNanos();
     private static final Duration SETTLE = Duration.ofSeconds(20);
-    private static final Duration WINDOW = Duration.ofSeconds(2);
+    /** A window is this many iterations of the idle worker: about 2 s at its longest sleep. */
+    private static final int WINDOW_ITERATIONS = 4;
+    /** How often the test thread looks whether a window is over, parked in between. */
+    private static final long LOOK_NANOS = 10_000_000;
 
     @Test
-    void anIdleStandardWorkerWakesAFewTimesASecondAndCostsAlmostNoCpu() throws InterruptedException {
+    void anIdleStandardWorkerWakesAFewTimesASecondAndCostsAlmostNoCpu() {
         try (Engine engine = Engine.start(TestTopology.config(Mode.EDP_STANDARD).build());
                 CpuSamples samples = new CpuSamples(engine.workerThreadIds()[0])) {
             IdleWorkers.awaitIdle(engine);
@@ -69,6 +73,11 @@ class IdleWorkerTest {
         }
     }
 
+    /** Iterations of the engine's first worker so far. */
+    private static long workerIterations(Engine engine) {
+        return engine.stats().workers().getFirst().iterations();
+    }
+
     /** Worker threads of other engines still alive (an earlier test's engine not closed, or a stalled worker). */
     private static String otherWorkers(ThreadMXBean threads, long id) {
         List<String> names = Arrays.stream(threads.getThreadInfo(threads.getAllThreadIds(), 0))
@@ -79,33 +88,39 @@ class IdleWorkerTest {
     }
 
     /**
-     * Two seconds of an idle worker: its CPU (and the user-mode part), its iterations and cut-short sleeps, the
-     * JVM's collections and compilation, and the CPU time the host took from the machine meanwhile (steal), so that
-     * a costly window tells what went on in it.
+     * Four iterations of an idle worker (about two seconds): its CPU (and the user-mode part), its iterations and
+     * cut-short sleeps, the JVM's collections and compilation, and the CPU time the host took from the machine
+     * meanwhile (steal), so that a costly window tells what went on in it.
      */
     private record IdleWindow(Instant from, Instant to, long wallNanos, long cpuNanos, long userNanos,
             long iterations, long wakeups, long collections, long collectionMillis, long compilationMillis,
             long stealMillis) {
 
-        static IdleWindow measure(Engine engine, ThreadMXBean threads, long id) throws InterruptedException {
+        static IdleWindow measure(Engine engine, ThreadMXBean threads, long id) {
             long[] before = jvm();
             long steal0 = machineStealMillis();
             long cpu0 = threads.getThreadCpuTime(id);
             long user0 = threads.getThreadUserTime(id);
-            long iterations0 = engine.stats().workers().getFirst().iterations();
+            long iterations0 = workerIterations(engine);
             long wakeups0 = IdleWorkers.wakeups(engine);
             Instant from = Instant.now();
             long wall0 = System.nanoTime();
-            // a span of time to measure, not a wait for an event: a test thread spinning through it would be a
-            // second busy thread beside the one measured, on machines of two CPUs
-            Thread.sleep(WINDOW);
+            // the window ends with the worker's own iterations; the test thread parks between its looks, as a
+            // thread spinning through the window would be a second busy one beside the measured, on two CPUs
+            long deadline = wall0 + SETTLE.toNanos();
+            while (workerIterations(engine) < iterations0 + WINDOW_ITERATIONS) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("the idle worker did not iterate " + WINDOW_ITERATIONS + " times in "
+                            + SETTLE + ": it sleeps longer than " + Worker.MAX_SLEEP);
+                }
+                LockSupport.parkNanos(LOOK_NANOS);
+            }
             long cpu = threads.getThreadCpuTime(id) - cpu0;
             long user = threads.getThreadUserTime(id) - user0;
             long wall = System.nanoTime() - wall0;
             Instant to = Instant.now();
             long[] after = jvm();
-            return new IdleWindow(from, to, wall, cpu, user,
-                    engine.stats().workers().getFirst().iterations() - iterations0,
+            return new IdleWindow(from, to, wall, cpu, user, workerIterations(engine) - iterations0,
                     IdleWorkers.wakeups(engine) - wakeups0, after[0] - before[0], after[1] - before[1],
                     after[2] - before[2], machineStealMillis() - steal0);
         }
@@ -268,7 +283,7 @@ class IdleWorkerTest {
                 .port(new PortConfig(3, "deaf0", 0, 1, 1, StallingNic.KIND, Map.of())).build();
         try (Engine engine = Engine.start(config, deaf.drivers(), SystemClock.INSTANCE)) {
             Doorbell doorbell = engine.doorbell(0);
-            long iterations0 = engine.stats().workers().getFirst().iterations();
+            long iterations0 = workerIterations(engine);
             long longest = 0;
             long wall0 = System.nanoTime();
             while (System.nanoTime() - wall0 < 500_000_000L) {
@@ -277,7 +292,7 @@ class IdleWorkerTest {
             }
 
             assertThat(longest).as("longest sleep, ns").isPositive().isLessThanOrEqualTo(1_000_000);
-            assertThat(engine.stats().workers().getFirst().iterations() - iterations0)
+            assertThat(workerIterations(engine) - iterations0)
                     .as("iterations in half a second (in 0.5 s sleeps: one or two)").isGreaterThan(10);
         }
     }
@@ -285,9 +300,9 @@ class IdleWorkerTest {
     @Test
     void anEdpDedicatedWorkerNeverSleeps() {
         try (Engine engine = Engine.start(TestTopology.config(Mode.EDP_DEDICATED).build())) {
-            long iterations0 = engine.stats().workers().getFirst().iterations();
+            long iterations0 = workerIterations(engine);
             Await.until("a million iterations",
-                    () -> engine.stats().workers().getFirst().iterations() - iterations0 > 1_000_000, SETTLE);
+                    () -> workerIterations(engine) - iterations0 > 1_000_000, SETTLE);
 
             assertThat(engine.doorbell(0).sleepNanos()).isZero();
             assertThat(engine.doorbell(0).wakeups()).isZero();
