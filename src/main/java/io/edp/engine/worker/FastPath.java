@@ -95,9 +95,14 @@ final class FastPath {
         }
     }
 
-    /** Touches the entry lines {@code hash} maps to, so that the misses of a burst's packets overlap. */
-    void warm(int hash) {
-        cache.warm(hash);
+    /** The slot the entry of {@code hash} most likely occupies, or -1 ({@link FlowCache#likelySlot}). */
+    int likelySlot(int hash) {
+        return cache.likelySlot(hash);
+    }
+
+    /** Loads the lines of the entry at {@code slot}, so that the misses of a burst's packets overlap. */
+    void warm(int slot) {
+        cache.warm(slot);
     }
 
     /**

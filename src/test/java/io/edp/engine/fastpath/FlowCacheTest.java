@@ -107,6 +107,30 @@ class FlowCacheTest {
         assertThat(counters[FlowCache.ENTRIES]).isEqualTo(keys - counters[FlowCache.EVICTIONS]);
     }
 
+    @Test
+    void theWarmStageFindsEveryEntryOfANearlyFullCacheDisplacedOnesIncluded() {
+        int capacity = 131_072;
+        int keys = 125_000; // the benchmark's flows per worker: 95 % of the default capacity
+        FlowCache cache = cache(capacity);
+        for (int i = 0; i < keys; i++) {
+            cache.install(key, 0, flow(i), 1, 1, 0);
+        }
+        int displaced = 0;
+        int elsewhere = 0;
+        java.util.Set<Integer> hashes = new java.util.HashSet<>();
+        for (int i = 0; i < keys; i++) {
+            int hash = flow(i);
+            hashes.add(hash);
+            int slot = cache.find(key, 0, hash);
+            elsewhere += cache.likelySlot(hash) != slot ? 1 : 0;
+            displaced += slot / 4 != (hash & (capacity / 4 - 1)) ? 1 : 0; // not in its primary bucket (4 ways)
+        }
+        assertThat(displaced).as("entries in their alternative bucket").isGreaterThan(keys / 5);
+        // only a key whose 32-bit hash another key shares may be told the other's slot
+        assertThat(elsewhere).as("keys whose likely slot is not theirs").isLessThanOrEqualTo(keys - hashes.size());
+        assertThat(cache.likelySlot(flow(keys))).as("a key never installed").isEqualTo(-1);
+    }
+
     private FlowCache cache(int capacity) {
         return new FlowCache(capacity, MIN, MAX, 42, counters);
     }
