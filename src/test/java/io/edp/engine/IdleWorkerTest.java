@@ -78,6 +78,24 @@ class IdleWorkerTest {
         return engine.stats().workers().getFirst().iterations();
     }
 
+    /**
+     * Ends an idle window: returns once the worker of each engine made {@link #WINDOW_ITERATIONS} iterations since
+     * it had made {@code from[i]}. The test thread parks between its looks: a thread spinning through the window
+     * would be a second busy one beside the measured, on two CPUs.
+     */
+    private static void awaitIterations(List<Engine> engines, long[] from) {
+        long deadline = System.nanoTime() + SETTLE.toNanos();
+        for (int i = 0; i < engines.size(); i++) {
+            while (workerIterations(engines.get(i)) < from[i] + WINDOW_ITERATIONS) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("an idle worker did not iterate " + WINDOW_ITERATIONS + " times in "
+                            + SETTLE + ": it sleeps longer than " + Worker.MAX_SLEEP);
+                }
+                LockSupport.parkNanos(LOOK_NANOS);
+            }
+        }
+    }
+
     /** Worker threads of other engines still alive (an earlier test's engine not closed, or a stalled worker). */
     private static String otherWorkers(ThreadMXBean threads, long id) {
         List<String> names = Arrays.stream(threads.getThreadInfo(threads.getAllThreadIds(), 0))
@@ -105,16 +123,7 @@ class IdleWorkerTest {
             long wakeups0 = IdleWorkers.wakeups(engine);
             Instant from = Instant.now();
             long wall0 = System.nanoTime();
-            // the window ends with the worker's own iterations; the test thread parks between its looks, as a
-            // thread spinning through the window would be a second busy one beside the measured, on two CPUs
-            long deadline = wall0 + SETTLE.toNanos();
-            while (workerIterations(engine) < iterations0 + WINDOW_ITERATIONS) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("the idle worker did not iterate " + WINDOW_ITERATIONS + " times in "
-                            + SETTLE + ": it sleeps longer than " + Worker.MAX_SLEEP);
-                }
-                LockSupport.parkNanos(LOOK_NANOS);
-            }
+            awaitIterations(List.of(engine), new long[] {iterations0});
             long cpu = threads.getThreadCpuTime(id) - cpu0;
             long user = threads.getThreadUserTime(id) - user0;
             long wall = System.nanoTime() - wall0;
@@ -233,9 +242,10 @@ class IdleWorkerTest {
             engines.forEach(IdleWorkers::awaitLongSleep);
             ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
             long[] ids = engines.stream().mapToLong(e -> e.workerThreadIds()[0]).toArray();
+            long[] iterations0 = engines.stream().mapToLong(IdleWorkerTest::workerIterations).toArray();
             long cpu0 = Arrays.stream(ids).map(threads::getThreadCpuTime).sum();
             long wall0 = System.nanoTime();
-            Await.until("two seconds of idling", () -> System.nanoTime() - wall0 > 2_000_000_000L, SETTLE);
+            awaitIterations(engines, iterations0);
             long cpu = Arrays.stream(ids).map(threads::getThreadCpuTime).sum() - cpu0;
             long wall = System.nanoTime() - wall0;
 
