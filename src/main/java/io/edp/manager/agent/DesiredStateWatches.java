@@ -190,10 +190,13 @@ class DesiredStateWatches implements DatabaseNotifications.Subscriber {
     }
 
     /**
-     * Answers the watches of {@code hostIds} whose host's desired generation is not theirs. A watch is answered by
+     * Answers the watches of the {@code watched} hosts whose desired generation is not theirs. A watch is answered by
      * whoever takes it out of the set, so overlapping re-reads never answer one twice.
      */
-    private void recheck(Set<UUID> hostIds) {
+    private void recheck(Set<UUID> watched) {
+        // one snapshot for the query and the loop: a host whose watch came after the query (the live key set grows)
+        // would have no generation here, and a missing generation means a deleted host, answered at once
+        var hostIds = Set.copyOf(watched);
         Map<UUID, List<Watch>> due = new HashMap<>();
         try {
             var generations = realization.desiredGenerations(hostIds);
