@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.edp.engine.config.ConfigRules;
 import io.edp.engine.fastpath.FlowCache;
+import io.edp.engine.slowpath.ConnectionTable;
 import io.edp.engine.nic.PortConfig;
 import io.edp.engine.nic.loopback.LoopbackNic;
 import io.edp.engine.worker.Worker;
@@ -44,6 +45,9 @@ class ConfigRulesTest {
         assertThat(ConfigRules.flowCacheCapacity(FlowCache.MAX_CAPACITY)).isEmpty();
         assertThat(ConfigRules.expiryWindow(Duration.ofSeconds(90), Duration.ofSeconds(150))).isEmpty();
         assertThat(ConfigRules.memory(256, 1024)).isEmpty();
+        assertThat(ConfigRules.memory(ConnectionTable.MAX_CAPACITY, 1024)).isEmpty();
+        assertThat(ConfigRules.memory(ConnectionTable.MAX_CAPACITY * 2, 1024)).extracting(ConfigRules.Violation::field)
+                .containsExactly("conntrackCapacity");
         assertThat(ConfigRules.flowCacheCapacity(3)).extracting(ConfigRules.Violation::field)
                 .containsExactly("flowCache.capacity");
     }

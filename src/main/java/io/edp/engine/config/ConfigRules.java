@@ -1,6 +1,7 @@
 package io.edp.engine.config;
 
 import io.edp.engine.fastpath.FlowCache;
+import io.edp.engine.slowpath.ConnectionTable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,11 +96,16 @@ public final class ConfigRules {
         return violations;
     }
 
-    /** The engine's shared memory: connection-table slots (a power of two >= 256) and packet buffers (>= 1024). */
+    /**
+     * The engine's shared memory: connection-table slots (a power of two in [256, 2^28]) and packet buffers
+     * (&ge; 1024).
+     */
     public static List<Violation> memory(int conntrackCapacity, int mbufs) {
         var violations = new ArrayList<Violation>();
-        if (conntrackCapacity < 256 || Integer.bitCount(conntrackCapacity) != 1) {
-            violations.add(new Violation("conntrackCapacity", "must be a power of two >= 256: " + conntrackCapacity));
+        if (conntrackCapacity < 256 || conntrackCapacity > ConnectionTable.MAX_CAPACITY
+                || Integer.bitCount(conntrackCapacity) != 1) {
+            violations.add(new Violation("conntrackCapacity", "must be a power of two in [256, "
+                    + ConnectionTable.MAX_CAPACITY + "]: " + conntrackCapacity));
         }
         if (mbufs < 1024) {
             violations.add(new Violation("mbufs", "must be >= 1024: " + mbufs));

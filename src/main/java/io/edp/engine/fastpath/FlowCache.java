@@ -3,6 +3,7 @@ package io.edp.engine.fastpath;
 import io.edp.engine.packet.FlowKey;
 import io.edp.engine.slowpath.ActionTable;
 import io.edp.engine.slowpath.ConnectionTable;
+import io.edp.engine.slowpath.RestingEntries;
 import io.edp.engine.telemetry.FlowEndReason;
 import io.edp.engine.telemetry.FlowRecords;
 import io.edp.engine.numa.AddressSpace;
@@ -10,6 +11,7 @@ import io.edp.engine.numa.HugePages;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 
 /**
  * One worker's exact-match flow cache (the fast path): 4-way set-associative buckets with two choices per key (a
@@ -39,7 +41,8 @@ import java.lang.foreign.ValueLayout;
  *       16..31 action index into the worker's action table (which holds at most 65,536)
  *        0..15 generation (low 16 bits; workers flush when the high bits change)
  *   7   32..63 last hit, ms (also last seen, for telemetry)
- *        0..31 connection reference the verdict rests on ({@link ConnectionTable#touch}), -1 for none
+ *          30  the entry is its connection direction's registered one ({@link ConnectionTable#rest})
+ *        0..31 connection reference the verdict rests on (bit 30 aside), -1 for none
  *  line 1: count, and room
  *   8   64     packets  \ since install, revalidation or the last export
  *   9   64     bytes    /
@@ -56,10 +59,13 @@ import java.lang.foreign.ValueLayout;
  * which is what lets displacement move entries without rereading their keys.
  *
  * <p><b>Coherence with connection tracking.</b> An entry whose verdict rests on a connection keeps it alive: a hit
- * stamps word 7 and, when the stamp moved (at most once per millisecond), the caller folds it into the
- * connection ({@link #touch}). An entry idle for {@link ConnectionTable#SHORTEST_TIMEOUT_MILLIS} or longer may rest
- * on a connection that has since expired, so it goes back to the slow path ({@link #STALE}), which decides as it
- * would without the cache. So no entry outlives the state its verdict depends on.
+ * stamps word 7. The first entry of a connection direction registers with the connection table, which reads that
+ * stamp when the connection's own times say it timed out ({@link #lastHit}); every other one has the caller fold
+ * its stamp into the connection when it moved, at most once per millisecond ({@link #touch}). A registered entry
+ * hands its last hit to the connection before it is removed or replaced, and tells where it moved. An entry idle
+ * for {@link ConnectionTable#SHORTEST_TIMEOUT_MILLIS} or longer may rest on a connection that has since expired, so
+ * it goes back to the slow path ({@link #STALE}), which decides as it would without the cache. So no entry
+ * outlives the state its verdict depends on.
  *
  * <p>Staged expiry: an installed entry expires at now + U[min, max], drawn from a per-cache xorshift generator, so
  * flows installed together do not come back to the slow path together. Insertion takes, in order: a free slot of
@@ -71,10 +77,11 @@ import java.lang.foreign.ValueLayout;
  * flush — and by the sweep at the idle and active timeouts, after which the entry counts afresh. Moves
  * (displacement) carry the counters along. So every packet counted here is exported exactly once.
  */
-public final class FlowCache {
+public final class FlowCache implements RestingEntries {
 
     public static final int MIN_CAPACITY = 4;
-    public static final int MAX_CAPACITY = 524_288;
+    /** 524,288: also what a connection's registered entry can name ({@link ConnectionTable#RESTING_SLOTS}). */
+    public static final int MAX_CAPACITY = ConnectionTable.RESTING_SLOTS;
     public static final int DEFAULT_CAPACITY = 131_072;
     /** {@link #lookup} result: no entry for the key. */
     public static final int MISS = -1;
@@ -106,6 +113,10 @@ public final class FlowCache {
     static final int BYTES_WORD = 9;
     /** {@link #install} connection reference of an entry that rests on no connection. */
     public static final int NO_CONNECTION = -1;
+    /** Word 7's mark of a registered entry, in its connection reference's half (references stay below it). */
+    private static final int RESTING = 1 << 30;
+    /** Reads word 7 of an entry from another thread (the connection table, {@link #lastHit}). */
+    private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
     /** Action indices the entry can hold. */
     public static final int MAX_ACTIONS = 1 << 16;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
@@ -122,6 +133,12 @@ public final class FlowCache {
     private final long[] copied = new long[WORDS];
     private final int[] signatures;
     private final long[] counters;
+    /** Where entries register with their connections ({@link ConnectionTable#rest}), and this cache's id there
+     *  (0: not registered, after {@link #close} or when the table had no id left: every hit then touches). */
+    private final ConnectionTable connections;
+    private int restingId;
+    /** Registered entries: {@link #flush} walks the cache to let go of their connections only when there are. */
+    private int resting;
     /** The displacement search's queue: a bucket's first slot, the node it was reached from (-1 for the key's own
      *  buckets), and the slot there whose entry would move into it. Preallocated: insertion allocates nothing. */
     private final int[] searchBucket = new int[SEARCH_BUCKETS];
@@ -152,7 +169,8 @@ public final class FlowCache {
     private int activeTimeoutMillis;
     private int idleTimeoutMillis;
 
-    public FlowCache(int capacity, long minExpiryMillis, long maxExpiryMillis, long seed, long[] counters) {
+    public FlowCache(int capacity, long minExpiryMillis, long maxExpiryMillis, long seed, long[] counters,
+            ConnectionTable connections) {
         if (capacity < MIN_CAPACITY || capacity > MAX_CAPACITY || Integer.bitCount(capacity) != 1) {
             throw new IllegalArgumentException("flow cache capacity must be a power of two in [" + MIN_CAPACITY
                     + ", " + MAX_CAPACITY + "]: " + capacity);
@@ -171,6 +189,26 @@ public final class FlowCache {
         this.minExpiryMillis = (int) minExpiryMillis;
         this.expirySpreadMillis = (int) (maxExpiryMillis - minExpiryMillis) + 1;
         this.random = seed == 0 ? 0x2545F4914F6CDD1DL : seed;
+        this.connections = connections;
+        this.restingId = connections.register(this);
+    }
+
+    /**
+     * The cache is dropped (replaced, or its worker ends): empties it, which hands every registered entry's last
+     * hit to its connection, and ends its registration. Still usable after, with every hit touching.
+     */
+    public void close() {
+        flush();
+        if (restingId != 0) {
+            connections.unregister(restingId);
+            restingId = 0;
+        }
+    }
+
+    @Override
+    public long lastHit(int slot, int reference) {
+        long word = (long) WORD.getAcquire(entries, ((long) slot * WORDS + 7) * Long.BYTES);
+        return (int) word == (reference | RESTING) ? (int) (word >>> 32) : NONE;
     }
 
     /** Memory a cache of {@code capacity} entries holds: the entry lines (off-heap) and the signature per slot. */
@@ -299,8 +337,8 @@ public final class FlowCache {
 
     /**
      * Stamps a hit at {@code nowMillis} on the entry at {@code slot}. Returns the connection reference the caller
-     * must {@link ConnectionTable#touch} when the stamp moved and the entry rests on a connection, else
-     * {@link #NO_CONNECTION}.
+     * must {@link ConnectionTable#touch} when the stamp moved and the entry rests on a connection without being
+     * its registered entry (whose stamp the connection reads itself), else {@link #NO_CONNECTION}.
      */
     public int touch(int slot, int nowMillis) {
         int at = slot * WORDS + 7;
@@ -309,12 +347,14 @@ public final class FlowCache {
             return NO_CONNECTION;
         }
         set(at, ((long) nowMillis << 32) | (lastHit & 0xFFFF_FFFFL));
-        return (int) lastHit;
+        int connection = (int) lastHit;
+        return (connection & RESTING) != 0 ? NO_CONNECTION : connection; // NO_CONNECTION (-1) has the bit too
     }
 
     /** The connection reference the entry at {@code slot} rests on, or {@link #NO_CONNECTION}. */
     public int connection(int slot) {
-        return (int) get(slot * WORDS + 7);
+        int connection = (int) get(slot * WORDS + 7);
+        return connection == NO_CONNECTION ? connection : connection & ~RESTING;
     }
 
     /** {@link #install} of an entry whose verdict rests on no connection. */
@@ -342,6 +382,9 @@ public final class FlowCache {
         } else {
             exportCounters(slot, FlowEndReason.FORCED_END); // revalidated: counting starts again
         }
+        if (signatures[slot] != 0) {
+            release(slot); // revalidated, expired or evicted: the entry there lets go of its connection
+        }
         int base = slot * WORDS;
         for (int w = 0; w < 6; w++) {
             set(base + w, descriptors.get(LONG, keyBase + 8L * w));
@@ -354,7 +397,15 @@ public final class FlowCache {
         }
         lowerCycleBound(expiry);
         changes++;
-        set(base + 7, ((long) nowMillis << 32) | (connection & 0xFFFF_FFFFL));
+        long lastHit = ((long) nowMillis << 32) | (connection & 0xFFFF_FFFFL);
+        set(base + 7, lastHit | (connection == NO_CONNECTION || restingId == 0 ? 0 : RESTING));
+        if (connection != NO_CONNECTION && restingId != 0) {
+            if (connections.rest(connection, restingId, slot)) {
+                resting++;
+            } else {
+                set(base + 7, lastHit); // the direction has its registered entry: this one touches
+            }
+        }
         set(base + 8, 0);
         set(base + 9, 0);
         set(base + 10, 0);
@@ -368,6 +419,7 @@ public final class FlowCache {
         int slot = find(descriptors, keyBase, hash);
         if (slot >= 0) {
             exportCounters(slot, FlowEndReason.FORCED_END);
+            release(slot);
             signatures[slot] = 0;
             counters[ENTRIES]--;
             changes++;
@@ -386,6 +438,7 @@ public final class FlowCache {
             if (signatures[slot] != 0 && connection != NO_CONNECTION
                     && java.util.Arrays.binarySearch(connectionSlots, connection >>> 1) >= 0) {
                 exportCounters(slot, FlowEndReason.FORCED_END);
+                release(slot);
                 signatures[slot] = 0;
                 removed++;
             }
@@ -412,6 +465,7 @@ public final class FlowCache {
                 int expiry = (int) (get(cursor * WORDS + 6) >>> 32);
                 if (expiry - nowMillis <= 0) {
                     exportCounters(cursor, FlowEndReason.FORCED_END);
+                    release(cursor);
                     signatures[cursor] = 0;
                     retired++;
                 } else {
@@ -454,10 +508,11 @@ public final class FlowCache {
 
     /** Empties the cache (e.g. on an operator's flush or when generations wrap). */
     public void flush() {
-        if (export != null) {
+        if (export != null || resting > 0) {
             for (int slot = 0; slot < capacity; slot++) {
                 if (signatures[slot] != 0) {
                     exportCounters(slot, FlowEndReason.FORCED_END);
+                    release(slot);
                 }
             }
         }
@@ -629,9 +684,28 @@ public final class FlowCache {
 
     private void move(int from, int to) {
         MemorySegment.copy(MEMORY, address(from * WORDS), MEMORY, address(to * WORDS), WORDS * Long.BYTES);
+        int connection = (int) get(to * WORDS + 7);
+        if (connection != NO_CONNECTION && (connection & RESTING) != 0) {
+            connections.moved(connection & ~RESTING, restingId, to);
+        }
         signatures[to] = signatures[from];
         signatures[from] = 0;
         lowerCycleBound(expiryMillis(to)); // it may have moved behind the sweep's cursor
+    }
+
+    /**
+     * The entry at {@code slot} leaves (removed or replaced): a registered one hands its last hit to its connection
+     * direction, which then has no registered entry.
+     */
+    private void release(int slot) {
+        int at = slot * WORDS + 7;
+        long lastHit = get(at);
+        int connection = (int) lastHit;
+        if (connection != NO_CONNECTION && (connection & RESTING) != 0) {
+            connections.leave(connection & ~RESTING, (int) (lastHit >>> 32));
+            set(at, lastHit & ~RESTING);
+            resting--;
+        }
     }
 
     /** Exports the counters of the entry at {@code slot} (when export is on and it counted any) and zeroes them. */

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Connection tracking shared by every worker (the two directions of a connection arrive on different queues) and
@@ -28,11 +29,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  *  7    the initiator's ingress port(32) | its switched egress port, -1 when routed(32)
  * </pre>
  * <b>Liveness follows the fast path.</b> Beside the entries, {@code seen} holds one last-seen time per connection
- * and direction (index: the connection's reference, {@code slot << 1 | direction}), written by workers on a
- * flow-cache hit without a lock (opaque stores, at most once per millisecond per cache entry). A connection
- * expires at max(its last-seen times) + the idle timeout of its state. State changes only on the packets that
- * always take the slow path (TCP SYN, FIN, RST), so a cache hit never owes its connection a transition, only
- * its last-seen time: the table then expires every connection exactly when it would without the cache.
+ * and direction (index: the connection's reference, {@code slot << 1 | direction}). A connection expires at
+ * max(its last-seen times, the last hits of the flow-cache entries resting on it) + the idle timeout of its
+ * state. A direction's first cache entry registers with it ({@link #rest}): its hits stamp only the entry's own
+ * line, and the connection reads that stamp when its own times say it timed out (then folding it into
+ * {@code seen}, so it asks again only a timeout later). An entry that stops resting on it folds its last hit into
+ * {@code seen} first ({@link #leave}). Further entries of the same direction (another worker's, after its queue
+ * moved) store their hits into {@code seen} ({@link #touch}: opaque, no lock, at most once per millisecond per
+ * entry). State changes only on the packets that always take the slow path (TCP SYN, FIN, RST), so a cache hit
+ * never owes its connection a transition, only its last-seen time: the table then expires every connection
+ * exactly when it would without the cache.
  * <p>States are a loose TCP model (mid-stream pickup allowed): SYN_SENT, ESTABLISHED, FIN_WAIT, CLOSED, plus
  * ACTIVE for UDP/ICMP/other; each has its idle timeout. The rules a connection was checked under are numbered
  * by {@link #policyVersion}: when the rules change, a connection met under an older version is re-checked against
@@ -69,7 +75,14 @@ public final class ConnectionTable {
     private static final int STRIPES = 64;
     /** Slots a sweep examines per stripe lock. */
     private static final int SWEEP_SLICE = 64;
+    /** Connection slots the table can hold: references ({@code slot << 1 | direction}) leave bits 30 and 31 free. */
+    public static final int MAX_CAPACITY = 1 << 28;
+    /** Slots a registered flow cache may have: a {@link #rest} token holds the slot in its low bits. */
+    public static final int RESTING_SLOTS = 1 << 19;
+    /** Flow caches that can be registered at once ({@link #register}); token 0 stands for none. */
+    private static final int MAX_CACHES = (1 << (31 - 19)) - 1;
     private static final VarHandle SEEN = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final VarHandle RESTING = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle COUNT = MethodHandles.arrayElementVarHandle(long[].class);
     private static final String[] STATE_NAMES = {"", "SYN_SENT", "ESTABLISHED", "FIN_WAIT", "CLOSED", "ACTIVE"};
 
@@ -78,6 +91,15 @@ public final class ConnectionTable {
     private final int capacity;
     /** Last seen by the fast path, per connection reference (slot and direction); see the class comment. */
     private final int[] seen;
+    /**
+     * The registered entry per connection reference: {@code changes << 32 | cache id << 19 | slot}, with a low
+     * half of 0 for none. Set from none by the entry's worker ({@link #rest}), changed only by it ({@link #moved},
+     * {@link #leave}); every change counts in the high half, so an entry that moves away and back is not read as
+     * if it had stayed.
+     */
+    private final long[] resting;
+    /** The registered flow caches, by id (index 0 unused). */
+    private final AtomicReferenceArray<RestingEntries> caches = new AtomicReferenceArray<>(MAX_CACHES + 1);
     /**
      * Packets and bytes per connection reference ({@code 2 * reference}, {@code + 1}): logged connections only.
      * Each direction's pair is written only by the worker that sees that direction's packets (its fast path and
@@ -149,14 +171,15 @@ public final class ConnectionTable {
     }
 
     public ConnectionTable(int capacity) {
-        if (capacity < STRIPES * 4 || Integer.bitCount(capacity) != 1) {
-            throw new IllegalArgumentException("conntrack capacity must be a power of two >= " + STRIPES * 4
-                    + ": " + capacity);
+        if (capacity < STRIPES * 4 || capacity > MAX_CAPACITY || Integer.bitCount(capacity) != 1) {
+            throw new IllegalArgumentException("conntrack capacity must be a power of two in [" + STRIPES * 4
+                    + ", " + MAX_CAPACITY + "]: " + capacity);
         }
         int perStripe = capacity / STRIPES;
         this.capacity = capacity;
         this.stripeMask = perStripe - 1;
         this.seen = new int[capacity * 2];
+        this.resting = new long[capacity * 2];
         this.counts = new long[capacity * 4];
         this.replyStart = new long[capacity * 2];
         for (int i = 0; i < STRIPES; i++) {
@@ -164,9 +187,12 @@ public final class ConnectionTable {
         }
     }
 
-    /** Heap a table of {@code capacity} slots holds: its entries, two last-seen times and six counts per slot. */
+    /**
+     * Heap a table of {@code capacity} slots holds: its entries, two last-seen times, two resting entries and six
+     * counts per slot.
+     */
     public static long bytes(int capacity) {
-        return (long) capacity * (WORDS * Long.BYTES + 2 * Integer.BYTES + 6 * Long.BYTES);
+        return (long) capacity * (WORDS * Long.BYTES + 2 * Integer.BYTES + 8 * Long.BYTES);
     }
 
     public int capacity() {
@@ -200,8 +226,9 @@ public final class ConnectionTable {
     }
 
     /**
-     * What {@link #find} would return, without its effects: no state advanced, no last-seen time or policy version
-     * written, no connection forgotten. For the live verifier, which re-evaluates a fast-path hit.
+     * What {@link #find} would return, without its effects: no state advanced, no packet's time or policy version
+     * written, no connection forgotten (a resting entry's hit it reads may be written down, as any reader of the
+     * connection's times does: {@link #lastSeenOrHit}). For the live verifier, which re-evaluates a fast-path hit.
      */
     public long peek(long srcHi, long srcLo, long dstHi, long dstLo, long l4, int tcpFlags, int nowMillis,
             RuleSet rules, int policyVersion) {
@@ -382,13 +409,100 @@ public final class ConnectionTable {
     }
 
     /**
-     * Records that a cache entry resting on the connection {@code reference} took a hit at {@code nowMillis}:
-     * fast path, no lock, a store and no load (a store that misses the cache does not stall the worker; a load
-     * would). A direction's writers are the workers that see its packets, all reading one clock, so when two race
-     * the time kept is at most one of their clock readings old.
+     * Records that a cache entry resting on the connection {@code reference}, not its registered one
+     * ({@link #rest}), took a hit at {@code nowMillis}: fast path, no lock, a store and no load (a store that
+     * misses the cache does not stall the worker; a load would). A direction's writers are the workers that see
+     * its packets, all reading one clock, so when two race the time kept is at most one of their clock readings
+     * old.
      */
     public void touch(int reference, int nowMillis) {
         SEEN.setOpaque(seen, reference, nowMillis);
+    }
+
+    /**
+     * Registers a worker's flow cache, whose entries may then rest on connections ({@link #rest}); returns its id
+     * (&ge; 1), or 0 when {@link #MAX_CACHES} are registered: its entries then {@link #touch} on every hit.
+     */
+    public int register(RestingEntries cache) {
+        for (int id = 1; id <= MAX_CACHES; id++) {
+            if (caches.get(id) == null && caches.compareAndSet(id, null, cache)) {
+                return id;
+            }
+        }
+        return 0;
+    }
+
+    /** Ends the registration {@code id}, once its cache has let go of every connection ({@link #leave}). */
+    public void unregister(int id) {
+        caches.set(id, null);
+    }
+
+    /**
+     * Makes the entry at {@code slot} (below {@link #RESTING_SLOTS}) of the cache registered as {@code id} the
+     * one the connection direction {@code reference} asks for its last hit ({@link RestingEntries#lastHit}), so
+     * that its hits need not {@link #touch}. False when the direction has a registered entry already: this one
+     * must touch. The entry's worker, after the entry's line holds its reference and hit time.
+     */
+    public boolean rest(int reference, int id, int slot) {
+        long now = (long) RESTING.getVolatile(resting, reference);
+        return (int) now == 0 && RESTING.compareAndSet(resting, reference, now, changed(now, id << 19 | slot));
+    }
+
+    /** The resting value after {@code before}, naming {@code token} (0: none). */
+    private static long changed(long before, int token) {
+        return ((before >>> 32) + 1) << 32 | token;
+    }
+
+    /**
+     * The registered entry of {@code reference} moved to {@code slot} of its cache {@code id}, its line copied
+     * there. Its worker; the slot it left may be overwritten only after this (a volatile store: nothing later is
+     * seen before it).
+     */
+    public void moved(int reference, int id, int slot) {
+        RESTING.setVolatile(resting, reference, changed(resting[reference], id << 19 | slot));
+    }
+
+    /**
+     * The registered entry of {@code reference}, last hit at {@code lastHitMillis}, stops resting on it (it is
+     * removed or replaced, or its cache is closed): its hit becomes the direction's last-seen time when later, and
+     * only then does the direction lose its registered entry. Its worker; the entry's slot may be overwritten only
+     * after this.
+     */
+    public void leave(int reference, int lastHitMillis) {
+        seenAtLeast(reference, lastHitMillis);
+        RESTING.setVolatile(resting, reference, changed(resting[reference], 0));
+    }
+
+    /** Raises the last-seen time of {@code reference} to {@code millis} (wrap-safe), never lowers it. */
+    private void seenAtLeast(int reference, int millis) {
+        int last;
+        do {
+            last = (int) SEEN.getVolatile(seen, reference);
+            if (millis - last <= 0) {
+                return;
+            }
+        } while (!SEEN.compareAndSet(seen, reference, last, millis));
+    }
+
+    /**
+     * The last hit of the registered entry of {@code reference}, or {@link RestingEntries#NONE}; any thread. The
+     * hit counts only when it was read while the resting value stayed the same: one that changed meanwhile is read
+     * again.
+     */
+    private long restingHit(int reference) {
+        for (;;) {
+            long value = (long) RESTING.getAcquire(resting, reference);
+            int token = (int) value;
+            if (token == 0) {
+                return RestingEntries.NONE;
+            }
+            RestingEntries cache = caches.get(token >>> 19);
+            long hit = cache == null ? RestingEntries.NONE : cache.lastHit(token & (RESTING_SLOTS - 1), reference);
+            VarHandle.loadLoadFence(); // the entry was read before the value is read again
+            if ((long) RESTING.getAcquire(resting, reference) == value) {
+                return hit;
+            }
+        }
     }
 
     /** The state ({@link #SYN_SENT} .. {@link #ACTIVE}) of the connection {@code reference}, as it is now. */
@@ -607,7 +721,7 @@ public final class ConnectionTable {
         int aPort = (int) (ports >>> 48);
         int bPort = (int) (ports >>> 32) & 0xFFFF;
         int state = (int) (e[base + 5] >>> 56);
-        int last = lastSeen(s, base);
+        int last = lastSeenOrHit(s, base);
         return new ConnectionEntry((int) (ports >>> 24) & 0xFF, version,
                 ConnectionEntry.address(version, e[base + from], e[base + from + 1]), initiatorIsA ? aPort : bPort,
                 ConnectionEntry.address(version, e[base + to], e[base + to + 1]), initiatorIsA ? bPort : aPort,
@@ -656,7 +770,29 @@ public final class ConnectionTable {
         if (state == 0) {
             return false;
         }
-        return lastSeen(s, base) + timeoutMillis(state) - nowMillis > 0;
+        int timeout = timeoutMillis(state);
+        // the table's own times mostly suffice: only a connection they call timed out asks its resting entries
+        return lastSeen(s, base) + timeout - nowMillis > 0 || lastSeenOrHit(s, base) + timeout - nowMillis > 0;
+    }
+
+    /**
+     * The latest of the connection's last-seen times and its registered entries' last hits. The entries are read
+     * first: one that stops resting on the connection folds its hit into {@code seen} before it lets go, so the
+     * times read after them hold that hit. What they tell is folded into {@code seen} too (a hit is a time the
+     * connection was seen, whoever writes it down), so the table answers from its own times again until a timeout
+     * later.
+     */
+    private int lastSeenOrHit(Stripe s, int base) {
+        int reference = reference(s, base, true);
+        long hitA = restingHit(reference);
+        long hitB = restingHit(reference + 1);
+        if (hitA != RestingEntries.NONE) {
+            seenAtLeast(reference, (int) hitA);
+        }
+        if (hitB != RestingEntries.NONE) {
+            seenAtLeast(reference + 1, (int) hitB);
+        }
+        return lastSeen(s, base);
     }
 
     /** The latest of the connection's last-seen times: the slow path's and each direction's fast path's. */

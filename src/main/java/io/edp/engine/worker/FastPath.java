@@ -66,11 +66,11 @@ final class FastPath {
                 || previous == null || previous.minExpiryMillis() != g.minExpiryMillis()
                 || previous.maxExpiryMillis() != g.maxExpiryMillis())) {
             if (cache != null) {
-                cache.flush();
+                cache.close();
             }
             cacheCounters[FlowCache.ENTRIES] = 0;
             cache = new FlowCache(g.flowCacheCapacity(), g.minExpiryMillis(), g.maxExpiryMillis(), seed,
-                    cacheCounters);
+                    cacheCounters, g.tables().connections());
         } else if (cache != null && previous != null && (g.number() >>> 16) != (previous.number() >>> 16)) {
             cache.flush(); // the cache keeps 16 generation bits: never let an old entry look current
         } else if (cache != null && previous != null && previous.fastPath() && !g.fastPath()) {
@@ -85,6 +85,13 @@ final class FastPath {
     void flush() {
         if (cache != null) {
             cache.flush();
+        }
+    }
+
+    /** The worker ends: the cache is emptied, its counters exported, and it lets go of the connection table. */
+    void close() {
+        if (cache != null) {
+            cache.close();
         }
     }
 
@@ -131,7 +138,8 @@ final class FastPath {
             }
             int connection = c.touch(slot, nowMillis);
             if (connection != FlowCache.NO_CONNECTION) {
-                g.tables().connections().touch(connection, nowMillis); // the hit keeps its connection alive
+                // the hit keeps its connection alive (a registered entry's connection reads the entry's stamp)
+                g.tables().connections().touch(connection, nowMillis);
             }
             int actionIndex = c.actionIndex(slot);
             Action action = actions.get(actionIndex);

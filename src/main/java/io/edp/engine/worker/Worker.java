@@ -416,7 +416,7 @@ public final class Worker implements Runnable {
 
     /** The worker ends: every flow's counters go to the exporter (which the engine closes after the workers). */
     private void exportRemainingFlows() {
-        fastPath.flush();
+        fastPath.close();
         flowMeter.flush(FlowEndReason.FORCED_END);
     }
 

@@ -135,7 +135,7 @@ class FlowCacheTest {
     }
 
     private FlowCache cache(int capacity) {
-        return new FlowCache(capacity, MIN, MAX, 42, counters);
+        return new FlowCache(capacity, MIN, MAX, 42, counters, new ConnectionTable(256));
     }
 
     @Test
@@ -194,14 +194,18 @@ class FlowCacheTest {
         int slot = cache.install(key, 0, hash, 5, 1, 0, 42);
         int idle = ConnectionTable.SHORTEST_TIMEOUT_MILLIS;
         assertThat(cache.lookup(key, 0, hash, 1, idle - 1)).isEqualTo(slot);
-        assertThat(cache.touch(slot, idle - 1)).as("the stamp moved: fold it into connection 42").isEqualTo(42);
-        assertThat(cache.touch(slot, idle - 1)).as("same millisecond").isEqualTo(FlowCache.NO_CONNECTION);
+        assertThat(cache.touch(slot, idle - 1)).as("42's registered entry: the connection reads its stamp")
+                .isEqualTo(FlowCache.NO_CONNECTION);
         assertThat(cache.lookup(key, 0, hash, 1, 2 * idle - 2)).isEqualTo(slot);
         assertThat(cache.lookup(key, 0, hash, 1, 2 * idle - 1)).isEqualTo(FlowCache.STALE);
 
         int other = cache.install(key, 0, flow(2), 5, 1, 0);
         assertThat(cache.lookup(key, 0, flow(2), 1, 2 * idle)).as("no connection, no idle limit").isEqualTo(other);
         assertThat(cache.touch(other, 2 * idle)).isEqualTo(FlowCache.NO_CONNECTION);
+
+        int second = cache.install(key, 0, flow(3), 5, 1, 0, 42);
+        assertThat(cache.touch(second, 1)).as("a second entry on 42: the stamp moved, fold it into 42").isEqualTo(42);
+        assertThat(cache.touch(second, 1)).as("same millisecond").isEqualTo(FlowCache.NO_CONNECTION);
     }
 
     @Test

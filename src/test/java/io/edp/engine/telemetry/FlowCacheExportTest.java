@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.edp.engine.fastpath.FlowCache;
 import io.edp.engine.packet.FlowKey;
+import io.edp.engine.slowpath.ConnectionTable;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -40,8 +41,9 @@ class FlowCacheExportTest {
         // odd seeds: flows time out and entries expire before the cache fills; even ones: it fills and evicts
         // entries that still hold counters
         long[] counters = new long[FlowCache.COUNTER_COUNT];
-        FlowCache cache = seed % 2 == 1 ? new FlowCache(32, 60, 120, seed, counters)
-                : new FlowCache(32, 5_000, 10_000, seed, counters);
+        ConnectionTable connections = new ConnectionTable(256);
+        FlowCache cache = seed % 2 == 1 ? new FlowCache(32, 60, 120, seed, counters, connections)
+                : new FlowCache(32, 5_000, 10_000, seed, counters, connections);
         int active = seed % 2 == 1 ? 40 : 1_000_000;
         int idle = seed % 2 == 1 ? 25 : 1_000_000;
         cache.exportTo(records, active, idle);

@@ -7,6 +7,7 @@ import io.edp.engine.fastpath.FlowCache;
 import io.edp.engine.fastpath.TopFlowSelection;
 import io.edp.engine.packet.FlowKey;
 import io.edp.engine.slowpath.ActionTable;
+import io.edp.engine.slowpath.ConnectionTable;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -21,7 +22,8 @@ class TopFlowPassesTest {
     private final Arena arena = Arena.ofConfined();
     private final MemorySegment key = arena.allocate(64);
     private final long[] counters = new long[FlowCache.COUNTER_COUNT];
-    private final FlowCache cache = new FlowCache(1024, 90_000, 150_000, 7, counters);
+    private final FlowCache cache = new FlowCache(1024, 90_000, 150_000, 7, counters,
+            new ConnectionTable(256));
     private final ActionTable actions = new ActionTable(16);
     private final TopFlowPasses passes = new TopFlowPasses();
 
