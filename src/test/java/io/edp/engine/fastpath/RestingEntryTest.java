@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -123,42 +124,47 @@ class RestingEntryTest {
     /**
      * A reader on another thread (a worker's connection sweep, a listing) asks whether the connection lives while
      * its entry's worker keeps hitting it and moving it between its two buckets: every answer must count every hit
-     * taken before the question.
+     * taken before the question. The worker goes on (in simulated time) until the reader has asked often enough.
      */
     @Test
     void aConnectionReadsItsEntryRightWhileItsWorkerMovesIt() throws Exception {
         int reference = connection(0);
         FlowCache cache = cache(8, LONG_EXPIRY);
         AtomicInteger lastHit = new AtomicInteger(-1);
+        AtomicLong asked = new AtomicLong();
         AtomicBoolean done = new AtomicBoolean();
         try (ExecutorService threads = Executors.newFixedThreadPool(2)) {
-            Future<?> worker = threads.submit(() -> {
+            Future<Integer> worker = threads.submit(() -> {
                 try (Keys keys = new Keys()) {
                     Shuttle shuttle = new Shuttle(keys, cache, reference);
-                    for (int now = 10; now <= 2_000_000; now += 10) {
+                    int now = 10;
+                    // 200,000 rounds at least, and 20,000 questions; entries live 100,000,000 ms
+                    for (; (now <= 2_000_000 || asked.get() < 20_000) && now < LONG_EXPIRY - TIMEOUT; now += 10) {
                         shuttle.hit(now);
                         lastHit.set(now);
                         shuttle.toSecondBucket();
                         shuttle.toFirstBucket();
                     }
+                    return now;
                 } finally {
                     done.set(true);
                 }
             });
-            Future<long[]> reader = threads.submit(() -> {
-                long[] answers = new long[2]; // {dead, alive}
+            Future<Long> reader = threads.submit(() -> {
+                long timedOut = 0;
                 while (!done.get()) {
                     int hit = lastHit.get();
                     if (hit >= 0) {
-                        answers[alive(hit + TIMEOUT - 1) ? 1 : 0]++;
+                        timedOut += alive(hit + TIMEOUT - 1) ? 0 : 1;
+                        asked.incrementAndGet();
                     }
                 }
-                return answers;
+                return timedOut;
             });
-            worker.get();
-            long[] answers = reader.get();
-            assertThat(answers[0]).as("answers that the connection had timed out").isZero();
-            assertThat(answers[1]).as("answers").isPositive();
+            assertThat(worker.get()).as("the worker's rounds ended before entries expire")
+                    .isLessThan(LONG_EXPIRY - TIMEOUT);
+            assertThat(reader.get()).as("answers that the connection had timed out").isZero();
+            assertThat(asked.get()).as("questions").isGreaterThanOrEqualTo(20_000);
         }
     }
 
