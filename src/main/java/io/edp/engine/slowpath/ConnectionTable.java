@@ -314,8 +314,9 @@ public final class ConnectionTable {
      * {@link #find} for the packets that change nothing but their connection's last-seen time — the connection is
      * live, the packet moves no state, the rules are those it was checked under and its rule is not logged — and
      * for those that find no connection: without the stripe's monitor (LEGACY looks every packet up), reading the
-     * stripe under its version and storing the time into {@code seen}, as a cache hit does ({@link #touch}).
-     * {@link #RETRY} when the packet owes more, or a writer was changing the stripe or changed it meanwhile.
+     * stripe under its version and storing the time into {@code seen}, as an unregistered cache entry's hit does
+     * ({@link #touch}). {@link #RETRY} when the packet owes more, or a writer was changing the stripe or changed it
+     * meanwhile.
      */
     private long unlockedHit(Stripe s, int hash, boolean srcIsA, long srcHi, long srcLo, long dstHi, long dstLo,
             long ports, long l4, int tcpFlags, int nowMillis, RuleSet rules, int policyVersion) {
