@@ -77,10 +77,12 @@ public final class ConnectionTable {
     private static final int SWEEP_SLICE = 64;
     /** Connection slots the table can hold: references ({@code slot << 1 | direction}) leave bits 30 and 31 free. */
     public static final int MAX_CAPACITY = 1 << 28;
-    /** Slots a registered flow cache may have: a {@link #rest} token holds the slot in its low bits. */
-    public static final int RESTING_SLOTS = 1 << 19;
+    /** A {@link #rest} token ({@code cache id << SLOT_BITS | slot}) holds the entry's slot in its low bits. */
+    private static final int SLOT_BITS = 19;
+    /** Slots a registered flow cache may have. */
+    public static final int RESTING_SLOTS = 1 << SLOT_BITS;
     /** Flow caches that can be registered at once ({@link #register}); token 0 stands for none. */
-    private static final int MAX_CACHES = (1 << (31 - 19)) - 1;
+    private static final int MAX_CACHES = (1 << (31 - SLOT_BITS)) - 1;
     private static final VarHandle SEEN = MethodHandles.arrayElementVarHandle(int[].class);
     private static final VarHandle RESTING = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle COUNT = MethodHandles.arrayElementVarHandle(long[].class);
@@ -92,7 +94,7 @@ public final class ConnectionTable {
     /** Last seen by the fast path, per connection reference (slot and direction); see the class comment. */
     private final int[] seen;
     /**
-     * The registered entry per connection reference: {@code changes << 32 | cache id << 19 | slot}, with a low
+     * The registered entry per connection reference: {@code changes << 32 | token}, with a low
      * half of 0 for none. Set from none by the entry's worker ({@link #rest}), changed only by it ({@link #moved},
      * {@link #leave}); every change counts in the high half, so an entry that moves away and back is not read as
      * if it had stayed.
@@ -445,8 +447,9 @@ public final class ConnectionTable {
      * must touch. The entry's worker, after the entry's line holds its reference and hit time.
      */
     public boolean rest(int reference, int id, int slot) {
-        long now = (long) RESTING.getVolatile(resting, reference);
-        return (int) now == 0 && RESTING.compareAndSet(resting, reference, now, changed(now, id << 19 | slot));
+        long current = (long) RESTING.getVolatile(resting, reference);
+        return (int) current == 0
+                && RESTING.compareAndSet(resting, reference, current, changed(current, id << SLOT_BITS | slot));
     }
 
     /** The resting value after {@code before}, naming {@code token} (0: none). */
@@ -460,7 +463,7 @@ public final class ConnectionTable {
      * seen before it).
      */
     public void moved(int reference, int id, int slot) {
-        RESTING.setVolatile(resting, reference, changed(resting[reference], id << 19 | slot));
+        RESTING.setVolatile(resting, reference, changed(resting[reference], id << SLOT_BITS | slot));
     }
 
     /**
@@ -497,7 +500,7 @@ public final class ConnectionTable {
             if (token == 0) {
                 return RestingEntries.NONE;
             }
-            RestingEntries cache = caches.get(token >>> 19);
+            RestingEntries cache = caches.get(token >>> SLOT_BITS);
             long hit = cache == null ? RestingEntries.NONE : cache.lastHit(token & (RESTING_SLOTS - 1), reference);
             VarHandle.loadLoadFence(); // the entry was read before the value is read again
             if ((long) RESTING.getAcquire(resting, reference) == value) {
