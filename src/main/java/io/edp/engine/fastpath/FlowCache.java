@@ -348,7 +348,7 @@ public final class FlowCache implements RestingEntries {
         }
         set(at, ((long) nowMillis << 32) | (lastHit & 0xFFFF_FFFFL));
         int connection = (int) lastHit;
-        return (connection & RESTING) != 0 ? NO_CONNECTION : connection; // NO_CONNECTION (-1) has the bit too
+        return registered(connection) ? NO_CONNECTION : connection;
     }
 
     /** The connection reference the entry at {@code slot} rests on, or {@link #NO_CONNECTION}. */
@@ -685,12 +685,17 @@ public final class FlowCache implements RestingEntries {
     private void move(int from, int to) {
         MemorySegment.copy(MEMORY, address(from * WORDS), MEMORY, address(to * WORDS), WORDS * Long.BYTES);
         int connection = (int) get(to * WORDS + 7);
-        if (connection != NO_CONNECTION && (connection & RESTING) != 0) {
+        if (registered(connection)) {
             connections.moved(connection & ~RESTING, restingId, to);
         }
         signatures[to] = signatures[from];
         signatures[from] = 0;
         lowerCycleBound(expiryMillis(to)); // it may have moved behind the sweep's cursor
+    }
+
+    /** Whether word 7's connection half {@code connection} is a registered entry's (not {@link #NO_CONNECTION}). */
+    private static boolean registered(int connection) {
+        return connection != NO_CONNECTION && (connection & RESTING) != 0;
     }
 
     /**
@@ -701,7 +706,7 @@ public final class FlowCache implements RestingEntries {
         int at = slot * WORDS + 7;
         long lastHit = get(at);
         int connection = (int) lastHit;
-        if (connection != NO_CONNECTION && (connection & RESTING) != 0) {
+        if (registered(connection)) {
             connections.leave(connection & ~RESTING, (int) (lastHit >>> 32));
             set(at, lastHit & ~RESTING);
             resting--;
