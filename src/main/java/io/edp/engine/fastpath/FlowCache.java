@@ -226,7 +226,23 @@ public final class FlowCache implements RestingEntries {
      * revalidated, {@link #MISS} otherwise.
      */
     public int lookup(MemorySegment descriptors, long keyBase, int hash, int generation, int nowMillis) {
-        int slot = find(descriptors, keyBase, hash);
+        return verdict(find(descriptors, keyBase, hash), generation, nowMillis);
+    }
+
+    /**
+     * {@link #lookup}, looking first at {@code likely} (any slot below the capacity: where a burst's warm stage
+     * found the key's signature, {@link #likelySlot}). That slot holds the key in nearly every hit, so the hit
+     * compares one signature instead of scanning its bucket's four, whose data-dependent branches cost more than the
+     * compares. If the cache changed since (an earlier packet of the burst installed an entry and moved others) or
+     * the slot stood in for none, the slot's signature or key differs and the buckets are searched as without it.
+     */
+    public int lookup(MemorySegment descriptors, long keyBase, int hash, int generation, int nowMillis, int likely) {
+        boolean there = signatures[likely] == hash && matches(likely * WORDS, descriptors, keyBase);
+        return verdict(there ? likely : find(descriptors, keyBase, hash), generation, nowMillis);
+    }
+
+    /** Counts and returns what {@link #lookup} found at {@code slot} (-1: no entry for the key). */
+    private int verdict(int slot, int generation, int nowMillis) {
         if (slot < 0) {
             counters[MISSES]++;
             return MISS;
@@ -291,6 +307,18 @@ public final class FlowCache implements RestingEntries {
     /** The action index of a current entry found by {@link #lookup}. */
     public int actionIndex(int slot) {
         return (int) (get(slot * WORDS + 6) >>> 16) & 0xFFFF;
+    }
+
+    /**
+     * Counts the packet that installed the entry at {@code slot}, its first. Apart from {@link #count}, whose
+     * first-packet branch a hit seldom takes: with one method for both, the JIT once compiled a hit path from a
+     * profile of installs only, and that path left compiled code on every hit (docs/benchmarks.md).
+     */
+    public void countFirst(int slot, int bytes, int tcpFlags, int nowMillis) {
+        int base = slot * WORDS;
+        set(base + 8, 1);
+        set(base + 9, bytes);
+        set(base + 10, (long) nowMillis << 32 | tcpFlags);
     }
 
     /** Counts one packet of {@code bytes} with TCP flags {@code tcpFlags} on the entry at {@code slot}. */

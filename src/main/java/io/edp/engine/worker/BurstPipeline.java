@@ -64,7 +64,7 @@ final class BurstPipeline {
 
     private final int[] burst = new int[NicDriver.MAX_BURST];
     private final int[] parsed = new int[NicDriver.MAX_BURST];
-    /** The warm stage's slot per parsed packet. */
+    /** The warm stage's slot per parsed packet, where the lookup looks first (LEGACY: unused). */
     private final int[] likely = new int[NicDriver.MAX_BURST];
     /** Buffers the burst still owns (neither freed nor staged): {@code held[heldFrom, heldCount)}. */
     private int[] held = burst;
@@ -148,7 +148,7 @@ final class BurstPipeline {
         }
         for (int i = 0; i < parsedCount; i++) {
             heldFrom = i;
-            decide(parsed[i], g, nowMillis);
+            decide(parsed[i], likely[i], g, nowMillis);
         }
         heldFrom = heldCount;
         transmit.send(g, taps, burstNanos);
@@ -191,7 +191,8 @@ final class BurstPipeline {
      * Touches each packet's flow-cache entry now, so the misses run in parallel: first every packet's likely slot
      * (signature rows, a 512 KiB array that mostly stays in L2), then a loop of nothing but the entries' loads, so
      * that no signature row stands between one packet's entry miss and the next's. A new flow's entry (no slot yet)
-     * stands in for nothing: slot 0 is loaded instead, a line that is warm anyway after the first few bursts.
+     * stands in for nothing: slot 0 is loaded instead, a line that is warm anyway after the first few bursts. The
+     * lookup then looks at each packet's slot first.
      */
     private void warm(int parsedCount) {
         for (int i = 0; i < parsedCount; i++) {
@@ -214,10 +215,13 @@ final class BurstPipeline {
         }
     }
 
-    /** One packet, in arrival order: its action from the fast path or the miss path, then rewrite and stage. */
-    private void decide(int index, Generation g, int nowMillis) {
+    /**
+     * One packet, in arrival order: its action from the fast path (which looks at the warm stage's slot first) or
+     * the miss path, then rewrite and stage.
+     */
+    private void decide(int index, int likelySlot, Generation g, int nowMillis) {
         Mbuf m = mbuf.wrap(index);
-        int actionIndex = g.fastPath() ? fastPath.lookup(m, g, nowMillis) : FastPath.MISS;
+        int actionIndex = g.fastPath() ? fastPath.lookup(m, g, nowMillis, likelySlot) : FastPath.MISS;
         if (actionIndex == FastPath.MISS) {
             actionIndex = missPath.process(m, g, nowMillis);
             boolean cached = g.fastPath() && fastPath.install(m, g, nowMillis, actionIndex);

@@ -114,9 +114,10 @@ final class FastPath {
 
     /**
      * The cached action of {@code m}'s flow, or {@link #MISS}: the flow has no current entry, or its packet must
-     * see the slow path (slow-path-only key, TCP SYN/FIN/RST, a port whose packets all go slow).
+     * see the slow path (slow-path-only key, TCP SYN/FIN/RST, a port whose packets all go slow). The entry is
+     * looked for at {@code likelySlot} first ({@link FlowCache#lookup(MemorySegment, long, int, int, int, int)}).
      */
-    int lookup(Mbuf m, Generation g, int nowMillis) {
+    int lookup(Mbuf m, Generation g, int nowMillis, int likelySlot) {
         MemorySegment d = m.descriptors();
         long key = m.flowKeyAddress();
         if ((FlowKey.flags(d, key) & FlowKey.FLAG_SLOW_PATH_ONLY) != 0
@@ -131,7 +132,7 @@ final class FastPath {
         }
         FlowCache c = cache;
         int hash = m.flowHash();
-        int slot = c.lookup(d, key, hash, g.number(), nowMillis);
+        int slot = c.lookup(d, key, hash, g.number(), nowMillis, likelySlot);
         if (slot >= 0) {
             if (meter.sampled()) {
                 c.count(slot, m.dataLength(), FlowKey.tcpFlags(d, key), nowMillis);
@@ -180,7 +181,7 @@ final class FastPath {
             if (slot >= 0) {
                 cache.label(slot, action.ruleId(), action.outPort());
                 if (meter.sampled()) {
-                    cache.count(slot, m.dataLength(), FlowKey.tcpFlags(d, key), nowMillis);
+                    cache.countFirst(slot, m.dataLength(), FlowKey.tcpFlags(d, key), nowMillis);
                 }
                 return true;
             }

@@ -134,6 +134,37 @@ class FlowCacheTest {
         assertThat(cache.likelySlot(flow(keys))).as("a key never installed").isEqualTo(-1);
     }
 
+    @Test
+    void aLookupThatLooksAtAnySlotFirstFindsWhatTheBucketsHold() {
+        int capacity = 64;
+        int keys = 60; // nearly full: some entries are displaced, and installs move earlier ones
+        FlowCache cache = cache(capacity);
+        for (int i = 0; i < keys; i++) {
+            cache.install(key, 0, flow(i), i, 1, 0);
+        }
+        for (int i = 0; i < keys; i++) {
+            int hash = flow(i);
+            int slot = cache.find(key, 0, hash);
+            for (int first = 0; first < capacity; first++) {
+                assertThat(cache.lookup(key, 0, hash, 1, 1, first)).as("key %d, looked for at slot %d first", i,
+                        first).isEqualTo(slot < 0 ? FlowCache.MISS : slot);
+            }
+            if (slot >= 0) {
+                assertThat(cache.actionIndex(slot)).isEqualTo(i);
+            }
+        }
+        int hashOfFirst = flow(0);
+        int slotOfFirst = cache.find(key, 0, hashOfFirst);
+        assertThat(slotOfFirst).as("flow 0 is cached").isGreaterThanOrEqualTo(0);
+        int absent = flow(keys); // the key line now holds a key never installed
+        for (int first = 0; first < capacity; first++) {
+            assertThat(cache.lookup(key, 0, absent, 1, 1, first)).as("a key never installed, looked for at slot %d "
+                    + "first", first).isEqualTo(FlowCache.MISS);
+        }
+        assertThat(cache.lookup(key, 0, hashOfFirst, 1, 1, slotOfFirst))
+                .as("a slot with the key's signature but another key").isEqualTo(FlowCache.MISS);
+    }
+
     private FlowCache cache(int capacity) {
         return new FlowCache(capacity, MIN, MAX, 42, counters, new ConnectionTable(256));
     }
