@@ -232,8 +232,8 @@ public final class FlowCache implements RestingEntries {
     /**
      * {@link #lookup}, looking first at {@code likely} (any slot below the capacity: where a burst's warm stage
      * found the key's signature, {@link #likelySlot}). That slot holds the key in nearly every hit, so the hit
-     * compares one signature instead of scanning its bucket's four, whose data-dependent branches cost more than the
-     * compares. If the cache changed since (an earlier packet of the burst installed an entry and moved others) or
+     * compares one signature and one key instead of scanning up to eight signatures, whose data-dependent branches
+     * cost more than the compares. If the cache changed since (an earlier packet of the burst installed an entry and moved others) or
      * the slot stood in for none, the slot's signature or key differs and the buckets are searched as without it.
      */
     public int lookup(MemorySegment descriptors, long keyBase, int hash, int generation, int nowMillis, int likely) {
