@@ -233,8 +233,9 @@ public final class FlowCache implements RestingEntries {
      * {@link #lookup}, looking first at {@code likely} (any slot below the capacity: where a burst's warm stage
      * found the key's signature, {@link #likelySlot}). That slot holds the key in nearly every hit, so the hit
      * compares one signature and one key instead of scanning up to eight signatures, whose data-dependent branches
-     * cost more than the compares. If the cache changed since (an earlier packet of the burst installed an entry and moved others) or
-     * the slot stood in for none, the slot's signature or key differs and the buckets are searched as without it.
+     * cost more than the compares. If the cache changed since (an earlier packet of the burst installed an entry
+     * and moved others) or the slot stood in for none, the slot's signature or key differs and the buckets are
+     * searched as without it.
      */
     public int lookup(MemorySegment descriptors, long keyBase, int hash, int generation, int nowMillis, int likely) {
         boolean there = signatures[likely] == hash && matches(likely * WORDS, descriptors, keyBase);
