@@ -37,6 +37,8 @@ final class EngineBenchmark {
     /** Marks the line by which a forked case hands its measurement to the parent. */
     static final String ROUND_PREFIX = "edp-bench-round ";
     private static final Path OUTPUT = Path.of("target", "bench", "engine.json");
+    /** Where each forked case logs its JIT traps; a round's log is kept only when traps fired in its window. */
+    private static final Path TRAP_LOGS = Path.of("target", "bench", "jit-traps");
     private static final Duration CASE_LIMIT = Duration.ofMinutes(3);
     private static final JsonMapper JSON = JsonMapper.builder()
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
@@ -114,6 +116,7 @@ final class EngineBenchmark {
     static int run(List<String> options, List<String> programArguments, PrintStream out, PrintStream err) {
         Settings settings = Settings.FULL;
         String runCase = null;
+        JitTrapLog trapLog = null;
         long warmUp = -1;
         long window = -1;
         boolean pin = true;
@@ -134,6 +137,7 @@ final class EngineBenchmark {
                             settings.windowMillis(), Arrays.stream(value.split(",")).map(EngineCase::byId).toList());
                     // a forked case, started by the parent
                     case "--run-case" -> runCase = value;
+                    case "--jit-log" -> trapLog = new JitTrapLog(Path.of(value));
                     case "--warm-up-ms" -> warmUp = positive(value, option);
                     case "--window-ms" -> window = positive(value, option);
                     case "--no-pin" -> pin = false;
@@ -148,7 +152,8 @@ final class EngineBenchmark {
             if (runCase != null) {
                 EngineCase c = EngineCase.byId(runCase);
                 Measurement m = new EngineCaseRun().measure(c, warmUp < 0 ? settings.warmUpMillis() : warmUp,
-                        window < 0 ? settings.windowMillis() : window, new Placement(workerCpu, generatorCpu));
+                        window < 0 ? settings.windowMillis() : window, new Placement(workerCpu, generatorCpu),
+                        trapLog);
                 out.println(ROUND_PREFIX + JSON.writeValueAsString(m));
                 return 0;
             }
@@ -216,16 +221,18 @@ final class EngineBenchmark {
                 out.flush();
                 Measurement m;
                 try {
-                    m = fork(jvm, c);
+                    m = fork(jvm, c, round);
                 } catch (RuntimeException e) {
                     out.println("failed");
                     throw e;
                 }
                 boolean disturbed = m.runnableTasks() > DISTURBED_ABOVE;
                 runs.add(new Run(round, c.id(), disturbed, m));
-                out.printf(Locale.ROOT, "worker %.1f ns/pkt, pipeline %.1f ns/pkt, %.2f Mpps, runnable %.1f%s%s%n",
+                out.printf(Locale.ROOT, "worker %.1f ns/pkt, pipeline %.1f ns/pkt, %.2f Mpps, runnable %.1f%s%s%s%n",
                         m.workerNsPerPacket(), m.pipelineNsPerPacket(), m.mpps(), m.runnableTasks(), idleLine(m),
-                        disturbed ? "  DISTURBED: other work competed for the CPUs" : "");
+                        disturbed ? "  DISTURBED: other work competed for the CPUs" : "",
+                        m.jitTraps() > 0 ? "  JIT TRAPS: " + m.jitTraps() + " in the window (" + trapLog(c, round)
+                                + ")" : "");
             }
         }
         List<CaseSummary> summary = summarize(runs);
@@ -239,25 +246,47 @@ final class EngineBenchmark {
                     + "them. Their figures are in the ranges; trust the medians only where the ranges are narrow.%n",
                     disturbed, runs.size(), DISTURBED_ABOVE, BENCH_THREADS);
         }
+        long trapped = runs.stream().filter(r -> r.measurement().jitTraps() > 0).count();
+        if (trapped > 0) {
+            out.printf(Locale.ROOT, "WARNING: in %d of %d runs the JIT's compiled code hit uncommon traps during the "
+                    + "window: those rounds measured code leaving compiled code, not the build's steady state (the "
+                    + "logs in %s name the methods and bytecodes).%n", trapped, runs.size(), TRAP_LOGS);
+        }
         write(new Report(String.join(" ", programArguments), startedAt.toString(), settings.rounds(),
                 settings.warmUpMillis(), settings.windowMillis(), BENCH_THREADS, jvm.launcher(), runs, summary));
         return 0;
     }
 
-    private Measurement fork(ForkedJvm jvm, EngineCase c) {
+    private Measurement fork(ForkedJvm jvm, EngineCase c, int round) {
+        JitTrapLog trapLog = new JitTrapLog(trapLog(c, round).toAbsolutePath());
+        try {
+            Files.createDirectories(TRAP_LOGS);
+            Files.deleteIfExists(trapLog.file());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare " + trapLog.file(), e);
+        }
         List<String> arguments = new ArrayList<>(List.of("bench", "engine", "--run-case=" + c.id(),
-                "--warm-up-ms=" + settings.warmUpMillis(), "--window-ms=" + settings.windowMillis()));
+                "--warm-up-ms=" + settings.warmUpMillis(), "--window-ms=" + settings.windowMillis(),
+                "--jit-log=" + trapLog.file()));
         if (!placement.worker().isEmpty()) {
             arguments.add("--worker-cpu=" + placement.worker());
             arguments.add("--generator-cpu=" + placement.generator());
         }
-        String output = jvm.run(arguments, CASE_LIMIT);
+        String output = jvm.withFlag(trapLog.jvmFlag()).run(arguments, CASE_LIMIT);
         for (String line : output.lines().toList()) {
             if (line.startsWith(ROUND_PREFIX)) {
-                return JSON.readValue(line.substring(ROUND_PREFIX.length()), Measurement.class);
+                Measurement m = JSON.readValue(line.substring(ROUND_PREFIX.length()), Measurement.class);
+                if (m.jitTraps() == 0) {
+                    trapLog.file().toFile().delete(); // traps outside the window (warm-up) are the JIT at work
+                }
+                return m;
             }
         }
         throw new IllegalStateException("case " + c.id() + " printed no measurement: " + output.strip());
+    }
+
+    private static Path trapLog(EngineCase c, int round) {
+        return TRAP_LOGS.resolve(c.id() + "-round-" + round + ".log");
     }
 
     private List<CaseSummary> summarize(List<Run> runs) {

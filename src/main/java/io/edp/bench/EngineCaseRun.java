@@ -49,13 +49,14 @@ final class EngineCaseRun {
      * frames and the NIC model's copy of each into its buffer, and its spinning while no buffer is posted).
      * {@code copyGbps} is the frame bytes the NIC model copied into buffers per wall second. {@code runnableTasks}
      * is the mean number of tasks runnable on the machine through the window, this sampler excluded; the bench's
-     * own threads account for at most {@link EngineBenchmark#BENCH_THREADS} of them.
+     * own threads account for at most {@link EngineBenchmark#BENCH_THREADS} of them. {@code jitTraps} is the JIT's
+     * uncommon traps in the window, -1 where they were not logged ({@link JitTrapLog}).
      */
     record Measurement(String mode, int descriptorBytes, int frameBytes, int flows, boolean onePair,
             double windowSeconds, long packets, double mpps, double workerNsPerPacket, double pipelineNsPerPacket,
             double workerPacketsPerCoreSecond, double copyGbps, double hitRate, double allocBytesPerPacket,
-            double busyNsPerPacket, double packetsPerPoll, double runnableTasks, double loadAverage, Idle idle,
-            String workerCpus, String generatorCpus) {
+            double busyNsPerPacket, double packetsPerPoll, double runnableTasks, double loadAverage, long jitTraps,
+            Idle idle, String workerCpus, String generatorCpus) {
     }
 
     /**
@@ -87,7 +88,9 @@ final class EngineCaseRun {
     private final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
-    Measurement measure(EngineCase c, long warmUpMillis, long windowMillis, Placement placement) {
+    /** One window of {@code c}; {@code trapLog} is where this JVM logs its JIT traps, null when it does not. */
+    Measurement measure(EngineCase c, long warmUpMillis, long windowMillis, Placement placement,
+            JitTrapLog trapLog) {
         try (Engine engine = Engine.start(c.config())) {
             String workerCpus = placement.worker().isEmpty() ? "" : engine.pinWorkers(new WorkerPinning(true,
                     new NumaTopology(new TreeMap<>(Map.of(0, placement.worker()))))).values().stream()
@@ -110,6 +113,7 @@ final class EngineCaseRun {
             long workerCpu0 = cpu(workers);
             long pipelineCpu0 = cpu(pipeline);
             long alloc0 = allocated(workers);
+            long traps0 = trapLog == null ? 0 : trapLog.traps();
             long wall0 = System.nanoTime();
             long runnable = 0;
             int samples = 0;
@@ -125,6 +129,7 @@ final class EngineCaseRun {
             long pipelineCpu = cpu(pipeline) - pipelineCpu0;
             long alloc = allocated(workers) - alloc0;
             EngineStats after = engine.stats();
+            long traps = trapLog == null ? -1 : trapLog.traps() - traps0;
             generator.stop();
             Idle idle = c.measuresIdle() ? measureIdle(engine, c, windowMillis) : null;
             long packets = after.rxPackets() - before.rxPackets();
@@ -141,8 +146,8 @@ final class EngineCaseRun {
                     (double) workerCpu / packets, (double) pipelineCpu / packets, packets * 1e9 / workerCpu,
                     (w1.rxBytes() - w0.rxBytes()) * 8.0 / wall, hits + slow == 0 ? 0 : (double) hits / (hits + slow),
                     (double) alloc / packets, (double) (w1.busyNanos() - w0.busyNanos()) / packets,
-                    (double) packets / polls, (double) runnable / samples, MachineLoad.read().oneMinute(), idle,
-                    workerCpus, placement.generator().toString());
+                    (double) packets / polls, (double) runnable / samples, MachineLoad.read().oneMinute(), traps,
+                    idle, workerCpus, placement.generator().toString());
         }
     }
 

@@ -94,6 +94,13 @@ final class ForkedJvm {
         return launcher;
     }
 
+    /** This launcher with one more JVM flag, ahead of the ones it has. */
+    ForkedJvm withFlag(String flag) {
+        List<String> flagged = new ArrayList<>(launcher);
+        flagged.add(1, flag);
+        return new ForkedJvm(List.copyOf(flagged));
+    }
+
     /**
      * Runs the program with {@code programArguments} and returns its standard output; fails with the end of its
      * standard error when it exits non-zero or outlives {@code timeout}.

@@ -32,6 +32,8 @@ class EngineBenchmarkTest {
         for (JsonNode run : report.get("runs")) {
             order.add(run.get("round").asInt() + ":" + run.get("case_id").asString());
             assertThat(run.get("measurement").get("packets").asLong()).isPositive();
+            assertThat(run.get("measurement").get("jit_traps").asLong()).as("the window's traps, counted")
+                    .isNotNegative();
         }
         assertThat(order).containsExactly("1:floor", "1:legacy-desc128-64", "2:floor", "2:legacy-desc128-64");
         JsonNode legacy = report.get("summary").get(1);
