@@ -131,6 +131,12 @@ public final class FlowCache implements RestingEntries {
     private final long entriesAddress;
     /** An entry's words copied out for the exporter and the top-flows pass, which read them as a {@code long[]}. */
     private final long[] copied = new long[WORDS];
+    /**
+     * Words 6 and 7 of the entry the last {@link #lookup} found current, for {@link #hitActionIndex} and
+     * {@link #touchHit}: a hit reads them once (each read of an entry word costs the JIT's inlining budget).
+     */
+    private long hitMeta;
+    private long hitStamp;
     private final int[] signatures;
     private final long[] counters;
     /** Where entries register with their connections ({@link ConnectionTable#rest}), and this cache's id there
@@ -248,10 +254,14 @@ public final class FlowCache implements RestingEntries {
             counters[MISSES]++;
             return MISS;
         }
-        if (!current(slot, generation, nowMillis)) {
+        long meta = get(slot * WORDS + 6);
+        long lastHit = get(slot * WORDS + 7);
+        if (!current(meta, lastHit, generation, nowMillis)) {
             counters[REVALIDATIONS]++;
             return STALE;
         }
+        hitMeta = meta;
+        hitStamp = lastHit;
         counters[HITS]++;
         return slot;
     }
@@ -261,9 +271,10 @@ public final class FlowCache implements RestingEntries {
      * its connection may be. Reads only (a packet trace asks it too).
      */
     public boolean current(int slot, int generation, int nowMillis) {
-        int base = slot * WORDS;
-        long meta = get(base + 6);
-        long lastHit = get(base + 7);
+        return current(get(slot * WORDS + 6), get(slot * WORDS + 7), generation, nowMillis);
+    }
+
+    private static boolean current(long meta, long lastHit, int generation, int nowMillis) {
         return ((int) meta & 0xFFFF) == (generation & 0xFFFF) && (int) (meta >>> 32) - nowMillis > 0
                 && ((int) lastHit == NO_CONNECTION
                         || nowMillis - (int) (lastHit >>> 32) < ConnectionTable.SHORTEST_TIMEOUT_MILLIS);
@@ -307,7 +318,16 @@ public final class FlowCache implements RestingEntries {
 
     /** The action index of a current entry found by {@link #lookup}. */
     public int actionIndex(int slot) {
-        return (int) (get(slot * WORDS + 6) >>> 16) & 0xFFFF;
+        return actionIndexOf(get(slot * WORDS + 6));
+    }
+
+    /** The action index of the entry the last {@link #lookup} found current, from the word the lookup read. */
+    public int hitActionIndex() {
+        return actionIndexOf(hitMeta);
+    }
+
+    private static int actionIndexOf(long meta) {
+        return (int) (meta >>> 16) & 0xFFFF;
     }
 
     /**
@@ -370,8 +390,19 @@ public final class FlowCache implements RestingEntries {
      * its registered entry (whose stamp the connection reads itself), else {@link #NO_CONNECTION}.
      */
     public int touch(int slot, int nowMillis) {
+        return stamp(slot, get(slot * WORDS + 7), nowMillis);
+    }
+
+    /**
+     * {@link #touch} of {@code slot}, the entry the last {@link #lookup} found current, from the word that lookup
+     * read: once per lookup, before any other change to the entry.
+     */
+    public int touchHit(int slot, int nowMillis) {
+        return stamp(slot, hitStamp, nowMillis);
+    }
+
+    private int stamp(int slot, long lastHit, int nowMillis) {
         int at = slot * WORDS + 7;
-        long lastHit = get(at);
         if ((int) (lastHit >>> 32) == nowMillis) {
             return NO_CONNECTION;
         }

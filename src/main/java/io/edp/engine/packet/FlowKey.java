@@ -134,7 +134,23 @@ public final class FlowKey {
     }
 
     public static int tcpFlags(MemorySegment descriptors, long keyBase) {
-        return descriptors.get(BYTE, keyBase + TCP_FLAGS) & 0xFF;
+        return tcpFlags(details(descriptors, keyBase));
+    }
+
+    /**
+     * Bytes 48..55 of the key as one word ({@link #writeDetails}): a packet's TCP flags and flags in one load,
+     * which {@link #tcpFlags(long)} and {@link #flags(long)} take apart.
+     */
+    public static long details(MemorySegment descriptors, long keyBase) {
+        return descriptors.get(DETAILS, keyBase + TCP_FLAGS);
+    }
+
+    public static int tcpFlags(long details) {
+        return (int) details & 0xFF;
+    }
+
+    public static int flags(long details) {
+        return (int) (details >>> 16) & 0xFF;
     }
 
     public static int ttl(MemorySegment descriptors, long keyBase) {
@@ -142,7 +158,7 @@ public final class FlowKey {
     }
 
     public static int flags(MemorySegment descriptors, long keyBase) {
-        return descriptors.get(BYTE, keyBase + FLAGS) & 0xFF;
+        return flags(details(descriptors, keyBase));
     }
 
     /**

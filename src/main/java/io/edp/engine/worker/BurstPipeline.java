@@ -66,6 +66,8 @@ final class BurstPipeline {
     private final int[] parsed = new int[NicDriver.MAX_BURST];
     /** The warm stage's slot per parsed packet, where the lookup looks first (LEGACY: unused). */
     private final int[] likely = new int[NicDriver.MAX_BURST];
+    /** Each parsed packet's flow hash, as the warm stage read it (LEGACY: unused). */
+    private final int[] hashes = new int[NicDriver.MAX_BURST];
     /** Buffers the burst still owns (neither freed nor staged): {@code held[heldFrom, heldCount)}. */
     private int[] held = burst;
     private int heldFrom;
@@ -148,7 +150,7 @@ final class BurstPipeline {
         }
         for (int i = 0; i < parsedCount; i++) {
             heldFrom = i;
-            decide(parsed[i], likely[i], g, nowMillis);
+            decide(parsed[i], likely[i], hashes[i], g, nowMillis);
         }
         heldFrom = heldCount;
         transmit.send(g, taps, burstNanos);
@@ -196,7 +198,8 @@ final class BurstPipeline {
      */
     private void warm(int parsedCount) {
         for (int i = 0; i < parsedCount; i++) {
-            likely[i] = Math.max(0, fastPath.likelySlot(mbuf.wrap(parsed[i]).flowHash()));
+            hashes[i] = mbuf.wrap(parsed[i]).flowHash();
+            likely[i] = Math.max(0, fastPath.likelySlot(hashes[i]));
         }
         for (int i = 0; i < parsedCount; i++) {
             fastPath.warm(likely[i]);
@@ -219,9 +222,10 @@ final class BurstPipeline {
      * One packet, in arrival order: its action from the fast path (which looks at the warm stage's slot first) or
      * the miss path, then rewrite and stage.
      */
-    private void decide(int index, int likelySlot, Generation g, int nowMillis) {
+    private void decide(int index, int likelySlot, int hash, Generation g, int nowMillis) {
         Mbuf m = mbuf.wrap(index);
-        int actionIndex = g.fastPath() ? fastPath.lookup(m, g, nowMillis, likelySlot) : FastPath.MISS;
+        int length = m.dataLength();
+        int actionIndex = g.fastPath() ? fastPath.lookup(m, hash, length, g, nowMillis, likelySlot) : FastPath.MISS;
         if (actionIndex == FastPath.MISS) {
             actionIndex = missPath.process(m, g, nowMillis);
             boolean cached = g.fastPath() && fastPath.install(m, g, nowMillis, actionIndex);
@@ -234,7 +238,7 @@ final class BurstPipeline {
             mbufs.free(index);
             return;
         }
-        ruleCounters.count(actionIndex, m.dataLength()); // here, after either path: a hit counts as a miss would
+        ruleCounters.count(actionIndex, length); // here, after either path: a hit counts as a miss would
         rewrite(index, m, actions.get(actionIndex), g, nowMillis);
     }
 

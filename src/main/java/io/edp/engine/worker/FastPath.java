@@ -116,36 +116,39 @@ final class FastPath {
      * The cached action of {@code m}'s flow, or {@link #MISS}: the flow has no current entry, or its packet must
      * see the slow path (slow-path-only key, TCP SYN/FIN/RST, a port whose packets all go slow). The entry is
      * looked for at {@code likelySlot} first ({@link FlowCache#lookup(MemorySegment, long, int, int, int, int)}).
+     * {@code hash} and {@code length} are the packet's flow hash and frame length as the pipeline already read
+     * them: each descriptor read costs C2 about 700 nodes of the 18,000 after which it inlines nothing more into a
+     * compile unit, and the hit path should be one unit, without calls (docs/engine.md).
      */
-    int lookup(Mbuf m, Generation g, int nowMillis, int likelySlot) {
+    int lookup(Mbuf m, int hash, int length, Generation g, int nowMillis, int likelySlot) {
         MemorySegment d = m.descriptors();
         long key = m.flowKeyAddress();
-        if ((FlowKey.flags(d, key) & FlowKey.FLAG_SLOW_PATH_ONLY) != 0
-                || (FlowKey.tcpFlags(d, key) & SLOW_PATH_TCP_FLAGS) != 0
+        long details = FlowKey.details(d, key);
+        int tcpFlags = FlowKey.tcpFlags(details);
+        if ((FlowKey.flags(details) & FlowKey.FLAG_SLOW_PATH_ONLY) != 0 || (tcpFlags & SLOW_PATH_TCP_FLAGS) != 0
                 || g.tables().isSlowPathOnly(m.port())) {
             cacheCounters[FlowCache.SLOW_PATH]++;
             missed = UNCACHEABLE;
-            if (meter.on() && (FlowKey.tcpFlags(d, key) & FLOW_END_TCP_FLAGS) != 0) {
-                cache.endFlow(d, key, m.flowHash()); // the flow ends: its cached counters are exported now
+            if (meter.on() && (tcpFlags & FLOW_END_TCP_FLAGS) != 0) {
+                cache.endFlow(d, key, hash); // the flow ends: its cached counters are exported now
             }
             return MISS;
         }
         FlowCache c = cache;
-        int hash = m.flowHash();
         int slot = c.lookup(d, key, hash, g.number(), nowMillis, likelySlot);
         if (slot >= 0) {
             if (meter.sampled()) {
-                c.count(slot, m.dataLength(), FlowKey.tcpFlags(d, key), nowMillis);
+                c.count(slot, length, tcpFlags, nowMillis);
             }
-            int connection = c.touch(slot, nowMillis);
+            int connection = c.touchHit(slot, nowMillis);
             if (connection != FlowCache.NO_CONNECTION) {
                 // the hit keeps its connection alive (a registered entry's connection reads the entry's stamp)
                 g.tables().connections().touch(connection, nowMillis);
             }
-            int actionIndex = c.actionIndex(slot);
+            int actionIndex = c.hitActionIndex();
             Action action = actions.get(actionIndex);
             if (g.tables().rules().logs()) {
-                countLogged(c.connection(slot), action.ruleId(), m.dataLength(), g);
+                countLogged(c.connection(slot), action.ruleId(), length, g);
             }
             verifier.onHit(m, g, nowMillis, ioChain, action);
             return actionIndex;

@@ -240,6 +240,25 @@ class FlowCacheTest {
     }
 
     @Test
+    void aHitTakesItsActionAndStampFromTheWordsItsLookupRead() {
+        FlowCache cache = cache(1024);
+        int registered = cache.install(key, 0, flow(1), 5, 1, 0, 42);
+        int second = cache.install(key, 0, flow(2), 9, 1, 0, 42);
+
+        assertThat(cache.lookup(key, 0, flow(1), 1, 10)).isEqualTo(registered);
+        assertThat(cache.hitActionIndex()).isEqualTo(5);
+        assertThat(cache.touchHit(registered, 10)).as("42's registered entry").isEqualTo(FlowCache.NO_CONNECTION);
+
+        flow(2);
+        assertThat(cache.lookup(key, 0, flow(2), 1, 10)).isEqualTo(second);
+        assertThat(cache.hitActionIndex()).isEqualTo(9);
+        assertThat(cache.touchHit(second, 10)).as("a second entry on 42: the stamp moved").isEqualTo(42);
+        assertThat(cache.lookup(key, 0, flow(2), 1, 10)).isEqualTo(second);
+        assertThat(cache.touchHit(second, 10)).as("the lookup read this millisecond's stamp")
+                .isEqualTo(FlowCache.NO_CONNECTION);
+    }
+
+    @Test
     void aForgottenEntryMisses() {
         FlowCache cache = cache(16);
         cache.install(key, 0, flow(1), 1, 1, 0);
