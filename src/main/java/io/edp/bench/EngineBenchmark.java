@@ -37,7 +37,13 @@ final class EngineBenchmark {
     /** Marks the line by which a forked case hands its measurement to the parent. */
     static final String ROUND_PREFIX = "edp-bench-round ";
     private static final Path OUTPUT = Path.of("target", "bench", "engine.json");
-    /** Where each forked case logs its JIT traps; a round's log is kept only when traps fired in its window. */
+    /**
+     * Uncommon traps per second of window that make a round a trap storm: compiled code trapping at packet rates
+     * (the one found fired 83,000 times a second). A quiet window has a handful from the JVM's other threads (the
+     * bench's own sampler recompiling: 6–7 in 2 s).
+     */
+    static final double TRAP_STORM_PER_SECOND = 100;
+    /** Where each forked case logs its JIT traps; a round's log is kept only when it was a trap storm. */
     private static final Path TRAP_LOGS = Path.of("target", "bench", "jit-traps");
     private static final Duration CASE_LIMIT = Duration.ofMinutes(3);
     private static final JsonMapper JSON = JsonMapper.builder()
@@ -231,8 +237,8 @@ final class EngineBenchmark {
                 out.printf(Locale.ROOT, "worker %.1f ns/pkt, pipeline %.1f ns/pkt, %.2f Mpps, runnable %.1f%s%s%s%n",
                         m.workerNsPerPacket(), m.pipelineNsPerPacket(), m.mpps(), m.runnableTasks(), idleLine(m),
                         disturbed ? "  DISTURBED: other work competed for the CPUs" : "",
-                        m.jitTraps() > 0 ? "  JIT TRAPS: " + m.jitTraps() + " in the window (" + trapLog(c, round)
-                                + ")" : "");
+                        trapStorm(m) ? "  JIT TRAP STORM: " + m.jitTraps() + " traps in the window ("
+                                + trapLog(c, round) + ")" : "");
             }
         }
         List<CaseSummary> summary = summarize(runs);
@@ -246,11 +252,12 @@ final class EngineBenchmark {
                     + "them. Their figures are in the ranges; trust the medians only where the ranges are narrow.%n",
                     disturbed, runs.size(), DISTURBED_ABOVE, BENCH_THREADS);
         }
-        long trapped = runs.stream().filter(r -> r.measurement().jitTraps() > 0).count();
-        if (trapped > 0) {
-            out.printf(Locale.ROOT, "WARNING: in %d of %d runs the JIT's compiled code hit uncommon traps during the "
-                    + "window: those rounds measured code leaving compiled code, not the build's steady state (the "
-                    + "logs in %s name the methods and bytecodes).%n", trapped, runs.size(), TRAP_LOGS);
+        long storms = runs.stream().filter(r -> trapStorm(r.measurement())).count();
+        if (storms > 0) {
+            out.printf(Locale.ROOT, "WARNING: in %d of %d runs compiled code hit uncommon traps at %.0f a second or "
+                    + "more during the window, so part of it ran in the interpreter: not the build's steady state "
+                    + "(the logs in %s name the methods and bytecodes).%n", storms, runs.size(),
+                    TRAP_STORM_PER_SECOND, TRAP_LOGS);
         }
         write(new Report(String.join(" ", programArguments), startedAt.toString(), settings.rounds(),
                 settings.warmUpMillis(), settings.windowMillis(), BENCH_THREADS, jvm.launcher(), runs, summary));
@@ -276,13 +283,17 @@ final class EngineBenchmark {
         for (String line : output.lines().toList()) {
             if (line.startsWith(ROUND_PREFIX)) {
                 Measurement m = JSON.readValue(line.substring(ROUND_PREFIX.length()), Measurement.class);
-                if (m.jitTraps() == 0) {
-                    trapLog.file().toFile().delete(); // traps outside the window (warm-up) are the JIT at work
+                if (!trapStorm(m)) {
+                    trapLog.file().toFile().delete(); // the warm-up's traps are the JIT at work
                 }
                 return m;
             }
         }
         throw new IllegalStateException("case " + c.id() + " printed no measurement: " + output.strip());
+    }
+
+    static boolean trapStorm(Measurement m) {
+        return m.jitTraps() >= TRAP_STORM_PER_SECOND * m.windowSeconds();
     }
 
     private static Path trapLog(EngineCase c, int round) {
