@@ -118,7 +118,7 @@ final class FastPath {
      * looked for at {@code likelySlot} first ({@link FlowCache#lookup(MemorySegment, long, int, int, int, int)}).
      * {@code hash} and {@code length} are the packet's flow hash and frame length as the pipeline already read
      * them: each descriptor read costs C2 about 700 nodes of the 18,000 after which it inlines nothing more into a
-     * compile unit, and the hit path should be one unit, without calls (docs/engine.md).
+     * compile unit, and the hit path is to fit in one (docs/engine.md, the pipeline).
      */
     int lookup(Mbuf m, int hash, int length, Generation g, int nowMillis, int likelySlot) {
         MemorySegment d = m.descriptors();
