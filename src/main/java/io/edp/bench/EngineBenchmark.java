@@ -284,7 +284,7 @@ final class EngineBenchmark {
             if (line.startsWith(ROUND_PREFIX)) {
                 Measurement m = JSON.readValue(line.substring(ROUND_PREFIX.length()), Measurement.class);
                 if (!trapStorm(m)) {
-                    trapLog.file().toFile().delete(); // the warm-up's traps are the JIT at work
+                    trapLog.file().toFile().delete(); // fewer traps than a storm: the JIT at work, nothing to read
                 }
                 return m;
             }
@@ -292,7 +292,7 @@ final class EngineBenchmark {
         throw new IllegalStateException("case " + c.id() + " printed no measurement: " + output.strip());
     }
 
-    static boolean trapStorm(Measurement m) {
+    private static boolean trapStorm(Measurement m) {
         return m.jitTraps() >= TRAP_STORM_PER_SECOND * m.windowSeconds();
     }
 

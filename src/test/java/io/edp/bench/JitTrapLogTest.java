@@ -38,6 +38,9 @@ class JitTrapLogTest {
     /** A child JVM's program: C2 compiles {@code step} (synchronously: -Xbatch) from non-negative arguments only. */
     static final class Provoke {
 
+        /** Where the sum goes, so that C2 keeps the calls that make it. */
+        static volatile long kept;
+
         public static void main(String[] args) {
             long sum = 0;
             for (int i = 0; i < 100_000; i++) {
@@ -46,7 +49,7 @@ class JitTrapLogTest {
             for (int i = 0; i < Integer.parseInt(args[0]); i++) {
                 sum += step(-i - 1);
             }
-            System.out.println(sum); // used, so that C2 keeps the calls
+            kept = sum;
         }
 
         private static long step(int x) {
