@@ -82,13 +82,15 @@ record EngineCase(String id, Mode mode, int descriptorBytes, int frameBytes, int
         EngineConfig.Builder b = EngineConfig.builder()
                 .mode(mode)
                 .descriptorBytes(descriptorBytes)
-                .port(new PortConfig(0, "wire-in", 0, 1, 1, "loopback", Map.of("ringSize", "4096")))
+                // the loopback NIC's default 1,024-slot ring, posted whole from the default 16,384-buffer pool: a
+                // 4,096-slot ring cycled 1 MiB of frame, headroom and descriptor lines per worker, more than its L2
+                // holds, and cost 9-15 ns a packet more in interleaved pairs (docs/benchmarks.md, fifteenth round)
+                .port(new PortConfig(0, "wire-in", 0, 1, 1, "loopback", Map.of()))
                 // the sink only counts: its per-flow checks would be charged to the worker's transmit
                 .port(new PortConfig(1, "wire-out", 0, 1, 1, "loopback", Map.of("sinkFlows", "0")))
                 .workers(0, 1)
                 .flowCache(FlowCacheConfig.DEFAULT.withVerifierSampleRate(verifierSampleRate))
-                .conntrackCapacity(262_144)
-                .mbufs(65_536); // a sixteenth of the pool may be posted to the RX queue: its whole 4,096-slot ring
+                .conntrackCapacity(262_144);
         int rules = slowPathRules == 0 ? RULES : slowPathRules;
         for (int i = 1; i < rules; i++) {
             // rules that the traffic does not match: other sources, or other destination ports
