@@ -6,7 +6,7 @@ import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-class MbufTest {
+class MbufPoolTest {
 
     @Test
     void consecutiveFramesStartInDifferentCacheSets() {
