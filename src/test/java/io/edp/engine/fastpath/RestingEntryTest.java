@@ -279,7 +279,7 @@ class RestingEntryTest {
         int hit(FlowCache cache, int flow, int hash, int nowMillis) {
             int slot = cache.lookup(key(flow), 0, hash, 1, nowMillis);
             assertThat(slot).as("flow %d's entry is current", flow).isNotNegative();
-            return cache.touch(slot, nowMillis);
+            return cache.touchHit(slot, nowMillis);
         }
 
         @Override
