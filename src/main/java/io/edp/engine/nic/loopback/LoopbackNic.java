@@ -20,8 +20,9 @@ import java.util.List;
  * thread. So a descriptor never leaves the worker's core; only frame bytes cross from the wire's core. Every TX
  * queue ends in this port's {@link TrafficSink}.
  * <p>
- * The wire rings the {@link Doorbell} of each RX queue it put frames on once per burst (a fence and a read; a
- * wake-up only when the worker sleeps), as a NIC raises one interrupt for a batch of descriptors.
+ * The wire hands a burst's frames to each RX queue together: it publishes them with one move of the ring's tail
+ * and rings the queue's {@link Doorbell} once (a fence and a read; a wake-up only when the worker sleeps), as a NIC
+ * writes back a batch of descriptors and raises one interrupt for it.
  */
 public final class LoopbackNic implements NicDriver {
 
@@ -168,8 +169,8 @@ public final class LoopbackNic implements NicDriver {
 
     /**
      * The wire: steers the frame at {@code frame[offset, offset + length)} to its RX queue and writes it into a
-     * buffer that queue's driver posted; false when none is posted (the worker is behind: push back, retry).
-     * Called by one producer thread only.
+     * buffer that queue's driver posted; false when none is posted (the worker is behind: push back, retry). The
+     * worker sees it after {@link #ringDoorbells}. Called by one producer thread only.
      */
     boolean deliver(MemorySegment frame, long offset, int length) {
         if (length > MbufPool.DATA_ROOM_BYTES - MbufPool.HEADROOM_BYTES) {
@@ -184,16 +185,20 @@ public final class LoopbackNic implements NicDriver {
         MemorySegment.copy(frame, offset, pool.dataRooms(), pool.dataRoomAddress(index) + MbufPool.HEADROOM_BYTES,
                 length);
         long hash = steering.rxHash(frame, offset, length);
-        q.rx.offer(index, hash << 32 | length); // never full: it holds at most the buffers that were posted
+        q.rx.stage(index, hash << 32 | length); // never full: it holds at most the buffers that were posted
         q.unrung = true;
         return true;
     }
 
-    /** The wire, after a burst: wakes the worker of every RX queue it put frames on since the last ring. */
+    /**
+     * The wire, after a burst: publishes the frames of every RX queue it put frames on since the last ring, and
+     * wakes the queue's worker.
+     */
     void ringDoorbells() {
         for (WireQueue q : queues) {
             if (q.unrung) {
                 q.unrung = false;
+                q.rx.publish();
                 Doorbell d = q.doorbell;
                 if (d != null) {
                     d.ring();

@@ -8,7 +8,9 @@ import java.lang.invoke.VarHandle;
  * Each slot carries an index and a {@code long} of metadata (the RX ring's frame length and RSS hash, as a NIC's
  * write-back descriptor does). The producer publishes with a release store of the tail, the consumer with a
  * release store of the head; each side caches the other's counter so a burst costs one acquire load. Head and
- * tail sit on their own cache lines.
+ * tail sit on their own cache lines. A producer may stage entries one at a time and publish them together, as a
+ * NIC writes back a batch of descriptors and then moves the ring's tail once: the consumer then never reads a
+ * slot line the producer is still writing, and the tail's line crosses cores once per batch, not per entry.
  */
 final class SpscIntRing {
 
@@ -32,6 +34,8 @@ final class SpscIntRing {
     // padding keeps producer and consumer fields on separate lines
     private long p01, p02, p03, p04, p05, p06, p07;
     private long tail;
+    /** Producer: the next position {@link #stage} writes; entries in [tail, staged) are written, not published. */
+    private long staged;
     private long headCache;
     private long p11, p12, p13, p14, p15, p16, p17;
     private long head;
@@ -51,9 +55,9 @@ final class SpscIntRing {
         return slots.length;
     }
 
-    /** Producer: appends one index with its metadata; false when full. */
-    boolean offer(int value, long meta) {
-        long t = tail;
+    /** Producer: writes one index with its metadata after those staged before; false when full. Not yet visible. */
+    boolean stage(int value, long meta) {
+        long t = staged;
         if (t - headCache >= slots.length) {
             headCache = (long) HEAD.getAcquire(this);
             if (t - headCache >= slots.length) {
@@ -62,8 +66,15 @@ final class SpscIntRing {
         }
         slots[(int) t & mask] = value;
         metas[(int) t & mask] = meta;
-        TAIL.setRelease(this, t + 1);
+        staged = t + 1;
         return true;
+    }
+
+    /** Producer: makes every staged entry visible to the consumer, with one release store. */
+    void publish() {
+        if (staged != tail) {
+            TAIL.setRelease(this, staged);
+        }
     }
 
     /** Producer: appends {@code values[0, count)} with one release store; the caller knows they fit. */
@@ -72,6 +83,7 @@ final class SpscIntRing {
         for (int i = 0; i < count; i++) {
             slots[(int) (t + i) & mask] = values[i];
         }
+        staged = t + count;
         TAIL.setRelease(this, t + count);
     }
 

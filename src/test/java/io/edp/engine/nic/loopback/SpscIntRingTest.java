@@ -1,0 +1,78 @@
+package io.edp.engine.nic.loopback;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+class SpscIntRingTest {
+
+    @Test
+    void stagedEntriesAreSeenOnlyOncePublished() {
+        SpscIntRing ring = new SpscIntRing(8);
+        int[] into = new int[8];
+        long[] meta = new long[8];
+        ring.stage(5, 50);
+        ring.stage(6, 60);
+
+        assertThat(ring.poll(into, meta, 8)).isZero();
+        ring.publish();
+        ring.stage(7, 70);
+
+        assertThat(ring.poll(into, meta, 8)).isEqualTo(2);
+        assertThat(into).startsWith(5, 6);
+        assertThat(meta).startsWith(50, 60);
+        ring.publish();
+        assertThat(ring.poll(into, meta, 8)).isEqualTo(1);
+        assertThat(into[0]).isEqualTo(7);
+        assertThat(meta[0]).isEqualTo(70);
+    }
+
+    @Test
+    void stagedEntriesCountTowardsTheCapacity() {
+        SpscIntRing ring = new SpscIntRing(4);
+        for (int i = 0; i < 4; i++) {
+            assertThat(ring.stage(i, i)).isTrue();
+        }
+        assertThat(ring.stage(4, 4)).isFalse();
+
+        ring.publish();
+        assertThat(ring.poll()).isZero();
+        assertThat(ring.stage(4, 4)).isTrue(); // the consumer made room
+    }
+
+    @Test
+    void aConsumerOnAnotherThreadReceivesEveryPublishedEntryInOrder() {
+        SpscIntRing ring = new SpscIntRing(64);
+        int total = 1_000_000;
+        CompletableFuture<Void> producer = CompletableFuture.runAsync(() -> {
+            int next = 0;
+            while (next < total) {
+                int staged = 0;
+                while (staged < 32 && next < total && ring.stage(next, (long) next << 32 | next)) {
+                    next++;
+                    staged++;
+                }
+                ring.publish();
+                Thread.onSpinWait();
+            }
+        });
+        int[] into = new int[32];
+        long[] meta = new long[32];
+        int received = 0;
+        int outOfOrder = 0;
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (received < total && System.nanoTime() < deadline) {
+            int n = ring.poll(into, meta, 32);
+            for (int i = 0; i < n; i++, received++) {
+                if (into[i] != received || meta[i] != ((long) received << 32 | received)) {
+                    outOfOrder++;
+                }
+            }
+        }
+        producer.join();
+        assertThat(received).isEqualTo(total);
+        assertThat(outOfOrder).isZero();
+    }
+}
