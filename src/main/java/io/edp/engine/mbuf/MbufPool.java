@@ -26,7 +26,7 @@ public final class MbufPool implements AutoCloseable {
      * L1 and 32 of an L2's 1,024, and a burst's frames evicted each other (DPDK pads its mempool objects for the
      * same reason).
      */
-    static final int ROOM_STRIDE_BYTES = DATA_ROOM_BYTES + 64;
+    public static final int ROOM_STRIDE_BYTES = DATA_ROOM_BYTES + 64;
 
     /** Owns the descriptors and data rooms until {@link #close}; code reaches them through AddressSpace.WHOLE. */
     private final Arena arena;

@@ -50,9 +50,12 @@ public final class TrafficGenerator {
     private final long dstMac;
     private final int sourceBase;
     private final int destinationBase;
-    /** Staging memory, one data room per frame of a burst: the frames as the wire carries them. */
+    /**
+     * Staging memory, one data room per frame of a burst: the frames as the wire carries them. Spaced as the pool
+     * spaces its rooms, so that the burst's first lines do not all fall into the same two sets of the L1.
+     */
     private final MemorySegment frames =
-            MemorySegment.ofArray(new long[NicDriver.MAX_BURST * MbufPool.DATA_ROOM_BYTES / Long.BYTES]);
+            MemorySegment.ofArray(new long[NicDriver.MAX_BURST * MbufPool.ROOM_STRIDE_BYTES / Long.BYTES]);
     private final int[] frameLength = new int[NicDriver.MAX_BURST];
     private final MemorySegment templates = MemorySegment.ofArray(new long[6 * TEMPLATE_BYTES / Long.BYTES]);
     private final int[] templateLength = new int[6];
@@ -142,7 +145,7 @@ public final class TrafficGenerator {
                 pace(start, count);
                 int n = (int) Math.min(NicDriver.MAX_BURST, limit - count);
                 for (int i = 0; i < n; i++) {
-                    frameLength[i] = build((long) i * MbufPool.DATA_ROOM_BYTES, flow);
+                    frameLength[i] = build((long) i * MbufPool.ROOM_STRIDE_BYTES, flow);
                     flow = flow + 1 == profile.flows() ? 0 : flow + 1;
                 }
                 pending = n;
@@ -151,7 +154,7 @@ public final class TrafficGenerator {
             }
             int delivered = 0;
             while (delivered < pending && nic.deliver(frames, (long) (pendingFrom + delivered)
-                    * MbufPool.DATA_ROOM_BYTES, frameLength[pendingFrom + delivered])) {
+                    * MbufPool.ROOM_STRIDE_BYTES, frameLength[pendingFrom + delivered])) {
                 delivered++;
             }
             pendingFrom += delivered;
