@@ -2,6 +2,7 @@ package io.edp.engine.fastpath;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.edp.engine.packet.FlowKey;
 import io.edp.engine.slowpath.ActionTable;
@@ -193,6 +194,36 @@ class FlowCacheTest {
             assertThat(f.bytes()).isEqualTo(64);
             assertThat(f.action()).as("index 77 of an empty table").startsWith("stale");
         });
+    }
+
+    @Test
+    void ipv4AndIpv6FlowsInOneCacheHitCountAndReportTheirOwnKeys() {
+        FlowCache cache = cache(1024);
+        long[] v4 = OneField.SOURCE_PORT.words(1);
+        long[] v6 = OneField.IPV6_SOURCE.words(1);
+        int v4Slot = cache.install(key, 0, key(v4), 4, 1, 0);
+        cache.countFirst(v4Slot, 100, 0, 0);
+        int v6Slot = cache.install(key, 0, key(v6), 6, 1, 0);
+        cache.countFirst(v6Slot, 200, 0, 0);
+        for (int i = 0; i < 3; i++) {
+            assertThat(cache.lookup(key, 0, key(v6), 1, 1)).isEqualTo(v6Slot);
+            cache.count(v6Slot, 200, FlowKey.TCP_ACK, 1);
+        }
+        assertThat(cache.lookup(key, 0, key(v4), 1, 1)).isEqualTo(v4Slot);
+        cache.count(v4Slot, 100, 0, 1);
+        assertThat(cache.actionIndex(v4Slot)).isEqualTo(4);
+        assertThat(cache.actionIndex(v6Slot)).isEqualTo(6);
+        long[] otherV4 = OneField.SOURCE_PORT.words(2);
+        assertThat(cache.lookup(key, 0, key(otherV4), 1, 1)).isEqualTo(FlowCache.MISS);
+
+        TopFlowSelection top = new TopFlowSelection(2);
+        top.begin();
+        cache.offerBusiest(0, cache.capacity(), top, new ActionTable(128), 1);
+        top.publish(0, 0);
+        assertThat(top.tryRead().flows()).extracting(CachedFlow::flow, CachedFlow::packets, CachedFlow::bytes)
+                .containsExactlyInAnyOrder(
+                        tuple(FlowKey.describe(v4[0], v4[1], v4[2], v4[3], v4[4], v4[5]), 2L, 200L),
+                        tuple(FlowKey.describe(v6[0], v6[1], v6[2], v6[3], v6[4], v6[5]), 4L, 800L));
     }
 
     @Test

@@ -15,8 +15,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Every packet a flow cache counts is exported exactly once, whatever ends its entry's counting: active and idle
  * timeouts, expiry (by the sweep or reused at insertion), eviction, revalidation under a new generation, forget,
- * flush, export turned off. Random sequences of packets over more flows than the cache holds, with the ledger of
- * what was counted compared to the records drained from the ring.
+ * flush, export turned off. Random sequences of packets over more flows than the cache holds, IPv4 and IPv6, with
+ * the ledger of what was counted compared to the records drained from the ring, and each record's flow key.
  */
 class FlowCacheExportTest {
 
@@ -30,8 +30,11 @@ class FlowCacheExportTest {
         MemorySegment keys = Arena.ofAuto().allocate((long) FLOWS * KEY_BYTES);
         int[] hashes = new int[FLOWS];
         for (int f = 0; f < FLOWS; f++) {
-            long[] w = {0x0A00_0000_0000_0000L | ((long) f << 32), 0, 0x0A80_0000_0000_0000L, 0,
-                FlowKey.l4Word(1024 + f, 5001, FlowKey.PROTO_UDP, 4, 0), FlowKey.l2Word(0x02EDL, 0)};
+            long[] w = f % 2 == 0
+                    ? new long[] {0x0A00_0000_0000_0000L | ((long) f << 32), 0, 0x0A80_0000_0000_0000L, 0,
+                        FlowKey.l4Word(1024 + f, 5001, FlowKey.PROTO_UDP, 4, 0), FlowKey.l2Word(0x02EDL, 0)}
+                    : new long[] {0xFD00_0000_0000_0000L | f, f, 0xFD01_0000_0000_0000L, 1,
+                        FlowKey.l4Word(1024 + f, 5001, FlowKey.PROTO_UDP, 6, 0), FlowKey.l2Word(0x02EDL, 0)};
             for (int i = 0; i < 6; i++) {
                 keys.set(ValueLayout.JAVA_LONG_UNALIGNED, (long) f * KEY_BYTES + 8L * i, w[i]);
             }
@@ -98,7 +101,10 @@ class FlowCacheExportTest {
         for (int i = 0; i < n; i++) {
             int at = records.at(i);
             int f = FlowKey.srcPort(words[at + 4]) - 1024;
-            assertThat(words[at]).isEqualTo(keys.get(ValueLayout.JAVA_LONG_UNALIGNED, (long) f * KEY_BYTES));
+            for (int w = 0; w < 6; w++) {
+                assertThat(words[at + w]).isEqualTo(keys.get(ValueLayout.JAVA_LONG_UNALIGNED, (long) f * KEY_BYTES
+                        + 8L * w));
+            }
             assertThat(FlowRecords.ruleId(words[at + 9])).isEqualTo(7);
             assertThat(FlowRecords.outPort(words[at + 9])).isEqualTo(2);
             assertThat(words[at + 6]).isPositive();
