@@ -46,9 +46,10 @@ class SpscIntRingTest {
     void aConsumerOnAnotherThreadReceivesEveryPublishedEntryInOrder() {
         SpscIntRing ring = new SpscIntRing(64);
         int total = 1_000_000;
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         CompletableFuture<Void> producer = CompletableFuture.runAsync(() -> {
             int next = 0;
-            while (next < total) {
+            while (next < total && System.nanoTime() < deadline) {
                 int staged = 0;
                 while (staged < 32 && next < total && ring.stage(next, (long) next << 32 | next)) {
                     next++;
@@ -62,7 +63,6 @@ class SpscIntRingTest {
         long[] meta = new long[32];
         int received = 0;
         int outOfOrder = 0;
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (received < total && System.nanoTime() < deadline) {
             int n = ring.poll(into, meta, 32);
             for (int i = 0; i < n; i++, received++) {
