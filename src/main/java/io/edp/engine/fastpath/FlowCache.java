@@ -307,6 +307,14 @@ public final class FlowCache implements RestingEntries {
         warmed += get(slot * WORDS) + get(slot * WORDS + PACKETS_WORD);
     }
 
+    /**
+     * Loads the signature row of the primary bucket of {@code hash} and returns a signature of it, without deciding
+     * anything: a burst loads all its packets' rows in a loop of loads only, before {@link #likelySlot} reads them.
+     */
+    public int touchRow(int hash) {
+        return signatures[primary(hash)];
+    }
+
     /** The last slot of the bucket at {@code first} whose signature is {@code hash}, or -1; without branches. */
     private int signedIn(int first, int hash) {
         int slot = -1;

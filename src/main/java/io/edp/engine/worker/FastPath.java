@@ -107,6 +107,11 @@ final class FastPath {
         return cache.likelySlot(hash);
     }
 
+    /** Loads the primary signature row of {@code hash} ({@link FlowCache#touchRow}). */
+    int touchRow(int hash) {
+        return cache.touchRow(hash);
+    }
+
     /** Loads the lines of the entry at {@code slot}, so that the misses of a burst's packets overlap. */
     void warm(int slot) {
         cache.warm(slot);

@@ -136,6 +136,17 @@ class FlowCacheTest {
     }
 
     @Test
+    void touchingARowReadsTheKeysPrimaryBucket() {
+        FlowCache cache = cache(4096);
+        int hash = flow(1);
+        assertThat(cache.touchRow(hash)).as("an empty bucket").isZero();
+        cache.install(key, 0, hash, 1, 1, 0);
+        assertThat(cache.touchRow(hash)).as("the bucket's first way, where the key went").isEqualTo(hash);
+        int otherBucket = hash + 1; // low bits differ: another primary bucket
+        assertThat(cache.touchRow(otherBucket)).isZero();
+    }
+
+    @Test
     void aLookupThatLooksAtAnySlotFirstFindsWhatTheBucketsHold() {
         int capacity = 64;
         int keys = 60; // nearly full: some entries are displaced, and installs move earlier ones
