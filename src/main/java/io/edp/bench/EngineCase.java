@@ -82,9 +82,9 @@ record EngineCase(String id, Mode mode, int descriptorBytes, int frameBytes, int
         EngineConfig.Builder b = EngineConfig.builder()
                 .mode(mode)
                 .descriptorBytes(descriptorBytes)
-                // the loopback NIC's default 1,024-slot ring, posted whole from the default 16,384-buffer pool: a
-                // 4,096-slot ring cycled 1 MiB of frame, headroom and descriptor lines per worker, more than its L2
-                // holds, and cost 9-15 ns a packet more in interleaved pairs (docs/benchmarks.md, fifteenth round)
+                // the loopback NIC's default 512-slot ring, posted whole from the default 16,384-buffer pool: the
+                // posted buffers' frame, headroom and descriptor lines are what the worker cycles through, and
+                // larger rings cost every packet more (docs/benchmarks.md, fifteenth and eighteenth rounds)
                 .port(new PortConfig(0, "wire-in", 0, 1, 1, "loopback", Map.of()))
                 // the sink only counts: its per-flow checks would be charged to the worker's transmit
                 .port(new PortConfig(1, "wire-out", 0, 1, 1, "loopback", Map.of("sinkFlows", "0")))

@@ -15,7 +15,7 @@ import java.util.Set;
 
 /**
  * Opens {@link LoopbackNic}s. Options (docs/engine.md has the table): {@code ringSize} (RX ring slots per queue,
- * power of two, default 1024), {@code sinkFlows} (flow ids the sink checks for order and loss, default 2^18; 0:
+ * power of two, default 512), {@code sinkFlows} (flow ids the sink checks for order and loss, default 2^18; 0:
  * count only) and the RX steering: {@code steering=fivetuple} (default, {@link FiveTupleSteering}) or
  * {@code steering=netqueue} ({@link NetQueueSteering}: queue 0 is the default queue, vNICs get NetQueue filters
  * from the engine's vNIC list) with {@code netqueueFilters}, {@code rssQueues} or {@code rss},
@@ -24,7 +24,11 @@ import java.util.Set;
 public final class LoopbackDriverFactory implements NicDriverFactory {
 
     public static final String KIND = "loopback";
-    public static final int DEFAULT_RING_SIZE = 1024;
+    /**
+     * As Linux's ixgbe and i40e drivers post by default. The buffers a queue keeps posted are the lines its worker
+     * cycles through (frame, headroom, descriptor): 1,024 cost every packet 5-8 ns more (docs/benchmarks.md).
+     */
+    public static final int DEFAULT_RING_SIZE = 512;
     /** As many MAC filters as an Intel 82599 holds; the queue count usually limits dedicated filters first. */
     public static final int DEFAULT_NETQUEUE_FILTERS = 128;
 

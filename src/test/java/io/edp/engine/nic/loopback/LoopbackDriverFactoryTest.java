@@ -1,0 +1,49 @@
+package io.edp.engine.nic.loopback;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.edp.engine.EngineConfig;
+import io.edp.engine.mbuf.Mbuf;
+import io.edp.engine.mbuf.MbufCache;
+import io.edp.engine.mbuf.MbufPool;
+import io.edp.engine.nic.NicDriver;
+import io.edp.engine.nic.PortConfig;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** How many buffers an RX queue of a loopback port keeps posted: the lines its worker cycles through. */
+class LoopbackDriverFactoryTest {
+
+    /** Buffers the port's queues took from {@code pool} after one poll of each, which posts their rings. */
+    private static int posted(PortConfig port, MbufPool pool) {
+        NicDriver nic = new LoopbackDriverFactory().open(port, pool);
+        MbufCache cache = new MbufCache(pool);
+        int[] burst = new int[NicDriver.MAX_BURST];
+        for (int q = 0; q < port.rxQueues(); q++) {
+            assertThat(nic.rxBurst(q, cache, burst, burst.length)).isZero();
+        }
+        cache.flush();
+        int taken = pool.capacity() - pool.available();
+        nic.close();
+        assertThat(pool.available()).isEqualTo(pool.capacity());
+        return taken;
+    }
+
+    @Test
+    void aQueueKeepsTheDefaultRingOfBuffersPosted() {
+        try (MbufPool pool = new MbufPool(EngineConfig.DEFAULT_MBUFS, Mbuf.DESCRIPTOR_BYTES)) {
+            assertThat(posted(PortConfig.loopback(0, "p", 0, 2, 1), pool))
+                    .isEqualTo(2 * LoopbackDriverFactory.DEFAULT_RING_SIZE).isEqualTo(1024);
+        }
+    }
+
+    @Test
+    void aQueueKeepsItsConfiguredRingPostedUpToASixteenthOfThePool() {
+        try (MbufPool pool = new MbufPool(EngineConfig.DEFAULT_MBUFS, Mbuf.DESCRIPTOR_BYTES)) {
+            assertThat(posted(new PortConfig(0, "p", 0, 1, 1, "loopback", Map.of("ringSize", "128")), pool))
+                    .isEqualTo(128);
+            assertThat(posted(new PortConfig(0, "p", 0, 1, 1, "loopback", Map.of("ringSize", "4096")), pool))
+                    .isEqualTo(EngineConfig.DEFAULT_MBUFS / 16);
+        }
+    }
+}
