@@ -23,15 +23,26 @@ public final class MbufCache {
 
     /** A free buffer's index, reset to an empty frame, or -1 when the pool is exhausted. */
     public int allocate() {
+        int index = allocateRaw();
+        if (index >= 0) {
+            Mbuf.reset(pool, index);
+        }
+        return index;
+    }
+
+    /**
+     * A free buffer's index with its descriptor as its last user left it, or -1 when the pool is exhausted: for a
+     * driver that writes the descriptor whole when a frame arrives ({@link Mbuf#received}), as DPDK's
+     * {@code rte_mbuf_raw_alloc} serves a poll-mode driver's RX refill.
+     */
+    public int allocateRaw() {
         if (count == 0) {
             count = pool.takeBulk(free, 0, BULK);
             if (count == 0) {
                 return -1;
             }
         }
-        int index = free[--count];
-        Mbuf.reset(pool, index);
-        return index;
+        return free[--count];
     }
 
     public void free(int index) {

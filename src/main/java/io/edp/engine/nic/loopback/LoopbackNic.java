@@ -230,18 +230,21 @@ public final class LoopbackNic implements NicDriver {
         int n = q.rx.poll(mbufs, q.meta, max);
         for (int i = 0; i < n; i++) {
             long meta = q.meta[i];
-            q.mbuf.wrap(mbufs[i]).dataLength((int) meta).port(port).rxQueue(rxQueue).rssHash((int) (meta >>> 32));
+            q.mbuf.wrap(mbufs[i]).received(port, rxQueue, (int) meta, (int) (meta >>> 32));
         }
         q.outstanding -= n;
         post(q, cache);
         return n;
     }
 
-    /** Tops the queue's fill ring up to its depth with buffers from the polling worker's cache. */
+    /**
+     * Tops the queue's fill ring up to its depth with buffers from the polling worker's cache, as they are: the
+     * descriptor is written whole when a frame arrives in the buffer ({@link #rxBurst}).
+     */
     private static void post(WireQueue q, MbufCache cache) {
         int count = 0;
         while (q.outstanding + count < q.depth) {
-            int index = cache.allocate();
+            int index = cache.allocateRaw();
             if (index < 0) {
                 break; // pool exhausted: post the rest on a later poll
             }
