@@ -10,7 +10,9 @@ import java.lang.invoke.VarHandle;
  * release store of the head; each side caches the other's counter so a burst costs one acquire load. Head and
  * tail sit on their own cache lines. A producer may stage entries one at a time and publish them together, as a
  * NIC writes back a batch of descriptors and then moves the ring's tail once: the consumer then never reads a
- * slot line the producer is still writing, and the tail's line crosses cores once per batch, not per entry.
+ * slot line the producer is still writing, and the tail's line crosses cores once per batch, not per entry. A
+ * consumer may read a batch in place ({@link #readable}, {@link #index}, {@link #meta}) and then give its slots
+ * back at once ({@link #consume}), as DPDK's zero-copy ring dequeue does, instead of copying it out first.
  */
 final class SpscIntRing {
 
@@ -101,23 +103,31 @@ final class SpscIntRing {
         return value;
     }
 
-    /** Consumer: moves up to {@code max} indices into {@code into} and their metadata into {@code meta}. */
-    int poll(int[] into, long[] meta, int max) {
-        long h = head;
-        long available = tailCache - h;
+    /**
+     * Consumer: how many published entries, at most {@code max}, can be read in place with {@link #index} and
+     * {@link #meta} (the first is 0) before {@link #consume} gives their slots back.
+     */
+    int readable(int max) {
+        long available = tailCache - head;
         if (available < max) {
             tailCache = (long) TAIL.getAcquire(this);
-            available = tailCache - h;
-            if (available == 0) {
-                return 0;
-            }
+            available = tailCache - head;
         }
-        int n = (int) Math.min(available, max);
-        for (int i = 0; i < n; i++) {
-            into[i] = slots[(int) (h + i) & mask];
-            meta[i] = metas[(int) (h + i) & mask];
-        }
-        HEAD.setRelease(this, h + n);
-        return n;
+        return (int) Math.min(available, max);
+    }
+
+    /** Consumer: the index of the {@code i}-th {@link #readable} entry. */
+    int index(int i) {
+        return slots[(int) (head + i) & mask];
+    }
+
+    /** Consumer: the metadata of the {@code i}-th {@link #readable} entry. */
+    long meta(int i) {
+        return metas[(int) (head + i) & mask];
+    }
+
+    /** Consumer: gives the first {@code n} {@link #readable} entries' slots back to the producer. */
+    void consume(int n) {
+        HEAD.setRelease(this, head + n);
     }
 }

@@ -8,6 +8,17 @@ import org.junit.jupiter.api.Test;
 
 class SpscIntRingTest {
 
+    /** Reads up to {@code max} entries in place into {@code into} and {@code meta}, then consumes them. */
+    private static int poll(SpscIntRing ring, int[] into, long[] meta, int max) {
+        int n = ring.readable(max);
+        for (int i = 0; i < n; i++) {
+            into[i] = ring.index(i);
+            meta[i] = ring.meta(i);
+        }
+        ring.consume(n);
+        return n;
+    }
+
     @Test
     void stagedEntriesAreSeenOnlyOncePublished() {
         SpscIntRing ring = new SpscIntRing(8);
@@ -16,15 +27,15 @@ class SpscIntRingTest {
         ring.stage(5, 50);
         ring.stage(6, 60);
 
-        assertThat(ring.poll(into, meta, 8)).isZero();
+        assertThat(poll(ring, into, meta, 8)).isZero();
         ring.publish();
         ring.stage(7, 70);
 
-        assertThat(ring.poll(into, meta, 8)).isEqualTo(2);
+        assertThat(poll(ring, into, meta, 8)).isEqualTo(2);
         assertThat(into).startsWith(5, 6);
         assertThat(meta).startsWith(50, 60);
         ring.publish();
-        assertThat(ring.poll(into, meta, 8)).isEqualTo(1);
+        assertThat(poll(ring, into, meta, 8)).isEqualTo(1);
         assertThat(into[0]).isEqualTo(7);
         assertThat(meta[0]).isEqualTo(70);
     }
@@ -40,6 +51,12 @@ class SpscIntRingTest {
         ring.publish();
         assertThat(ring.poll()).isZero();
         assertThat(ring.stage(4, 4)).isTrue(); // the consumer made room
+        assertThat(ring.stage(5, 5)).isFalse();
+        ring.publish();
+        assertThat(ring.readable(2)).isEqualTo(2);
+        assertThat(ring.stage(5, 5)).isFalse(); // read in place, not yet consumed
+        ring.consume(1);
+        assertThat(ring.stage(5, 5)).isTrue();
     }
 
     @Test
@@ -64,7 +81,7 @@ class SpscIntRingTest {
         int received = 0;
         int outOfOrder = 0;
         while (received < total && System.nanoTime() < deadline) {
-            int n = ring.poll(into, meta, 32);
+            int n = poll(ring, into, meta, 32);
             for (int i = 0; i < n; i++, received++) {
                 if (into[i] != received || meta[i] != ((long) received << 32 | received)) {
                     outOfOrder++;

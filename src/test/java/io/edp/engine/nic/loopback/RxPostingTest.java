@@ -8,11 +8,16 @@ import io.edp.engine.mbuf.MbufCache;
 import io.edp.engine.mbuf.MbufPool;
 import io.edp.engine.nic.NicDriver;
 import io.edp.engine.nic.PortConfig;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** How many buffers an RX queue of a loopback port keeps posted: the lines its worker cycles through. */
-class LoopbackDriverFactoryTest {
+/**
+ * How many buffers an RX queue of a loopback port keeps posted (the lines its worker cycles through), and when its
+ * worker tops the ring up.
+ */
+class RxPostingTest {
 
     /** Buffers the port's queues took from {@code pool} after one poll of each, which posts their rings. */
     private static int posted(PortConfig port, MbufPool pool) {
@@ -44,6 +49,34 @@ class LoopbackDriverFactoryTest {
                     .isEqualTo(128);
             assertThat(posted(new PortConfig(0, "p", 0, 1, 1, "loopback", Map.of("ringSize", "4096")), pool))
                     .isEqualTo(EngineConfig.DEFAULT_MBUFS / 16);
+        }
+    }
+
+    @Test
+    void theWorkerTopsTheRingUpOnceTwoBurstsOfBuffersAreMissing() {
+        try (MbufPool pool = new MbufPool(EngineConfig.DEFAULT_MBUFS, Mbuf.DESCRIPTOR_BYTES);
+                Arena arena = Arena.ofConfined()) {
+            LoopbackNic nic = (LoopbackNic) new LoopbackDriverFactory().open(PortConfig.loopback(0, "p", 0, 1, 1),
+                    pool);
+            MbufCache cache = new MbufCache(pool);
+            int[] burst = new int[NicDriver.MAX_BURST];
+            nic.rxBurst(0, cache, burst, burst.length); // posts the ring
+            int posted = pool.capacity() - pool.available();
+            MemorySegment frame = arena.allocate(64);
+
+            for (int i = 0; i < NicDriver.MAX_BURST; i++) {
+                assertThat(nic.inject(frame, 0, 64)).isTrue();
+            }
+            assertThat(nic.rxBurst(0, cache, burst, burst.length)).isEqualTo(NicDriver.MAX_BURST);
+            assertThat(pool.capacity() - pool.available()).as("one burst missing: no refill").isEqualTo(posted);
+
+            for (int i = 0; i < NicDriver.MAX_BURST; i++) {
+                assertThat(nic.inject(frame, 0, 64)).isTrue();
+            }
+            assertThat(nic.rxBurst(0, cache, burst, burst.length)).isEqualTo(NicDriver.MAX_BURST);
+            assertThat(pool.capacity() - pool.available()).as("two bursts missing: refilled")
+                    .isEqualTo(posted + LoopbackNic.REFILL_BATCH);
+            nic.close();
         }
     }
 }
