@@ -26,7 +26,7 @@ public final class LoopbackDriverFactory implements NicDriverFactory {
     public static final String KIND = "loopback";
     /**
      * As Linux's ixgbe and i40e drivers post by default. The buffers a queue keeps posted are the lines its worker
-     * cycles through (frame, headroom, descriptor): 1,024 cost every packet 5-8 ns more (docs/benchmarks.md).
+     * cycles through (frame, headroom, descriptor): 1,024 cost every packet 4-9 ns more (docs/benchmarks.md).
      */
     public static final int DEFAULT_RING_SIZE = 512;
     /** As many MAC filters as an Intel 82599 holds; the queue count usually limits dedicated filters first. */

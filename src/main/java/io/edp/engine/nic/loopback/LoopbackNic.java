@@ -43,7 +43,8 @@ public final class LoopbackNic implements NicDriver {
     /**
      * A queue's ring is topped up once this many posted buffers are missing (half the ring at most), as DPDK's
      * drivers refill their RX descriptors {@code rx_free_thresh} at a time: two bursts a refill instead of one
-     * halves the fill ring's line transfers to the wire's core, 3-12 ns a packet (docs/benchmarks.md).
+     * halves the fill ring's line transfers to the wire's core (lower in all 25 interleaved runs of
+     * docs/benchmarks.md's eighteenth round).
      */
     static final int REFILL_BATCH = 2 * NicDriver.MAX_BURST;
 
