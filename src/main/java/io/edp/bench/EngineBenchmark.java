@@ -95,7 +95,8 @@ final class EngineBenchmark {
             new Figure("packets_per_poll", "pkts/poll", "%.1f", Measurement::packetsPerPoll),
             new Figure("copy_gbps", "copy Gbps", "%.2f", Measurement::copyGbps),
             new Figure("alloc_bytes_per_packet", "alloc B/pkt", "%.2f", Measurement::allocBytesPerPacket),
-            new Figure("runnable_tasks", "runnable", "%.1f", Measurement::runnableTasks));
+            new Figure("runnable_tasks", "runnable", "%.1f", Measurement::runnableTasks),
+            new Figure("core_round_trip_ns", "round trip ns", "%.0f", Measurement::coreRoundTripNs));
 
     /** The idle worker's columns, of the cases that measure it ({@link EngineCaseRun.Idle}). */
     private static final List<Figure> IDLE_FIGURES = List.of(
@@ -234,8 +235,9 @@ final class EngineBenchmark {
                 }
                 boolean disturbed = m.runnableTasks() > DISTURBED_ABOVE;
                 runs.add(new Run(round, c.id(), disturbed, m));
-                out.printf(Locale.ROOT, "worker %.1f ns/pkt, pipeline %.1f ns/pkt, %.2f Mpps, runnable %.1f%s%s%s%n",
-                        m.workerNsPerPacket(), m.pipelineNsPerPacket(), m.mpps(), m.runnableTasks(), idleLine(m),
+                out.printf(Locale.ROOT, "worker %.1f ns/pkt, pipeline %.1f ns/pkt, %.2f Mpps, runnable %.1f, "
+                        + "round trip %.0f ns%s%s%s%n", m.workerNsPerPacket(), m.pipelineNsPerPacket(), m.mpps(),
+                        m.runnableTasks(), m.coreRoundTripNs(), idleLine(m),
                         disturbed ? "  DISTURBED: other work competed for the CPUs" : "",
                         trapStorm(m) ? "  JIT TRAP STORM: " + m.jitTraps() + " traps in the window ("
                                 + trapLog(c, round) + ")" : "");
@@ -358,7 +360,9 @@ final class EngineBenchmark {
                   busy ns/pkt: wall time of the worker's non-empty bursts per packet (inflated when it is
                     descheduled inside a burst); hit: fast-path hits over packets that met the flow cache
                   copy Gbps: frame bytes the NIC model copied into buffers per wall second (the only bytes moved)
-                  runnable: tasks runnable on the machine, mean through the window; the case's own are at most 2""");
+                  runnable: tasks runnable on the machine, mean through the window; the case's own are at most 2
+                  round trip: a cache line from the worker's CPU to the generator's and back, ns, just before the
+                    case (-1: not pinned apart): the host's cross-core latency, part of what every frame costs""");
         for (int r = 0; r < rows.size(); r++) {
             StringBuilder line = new StringBuilder("|");
             for (int i = 0; i < widths.length; i++) {

@@ -50,13 +50,15 @@ final class EngineCaseRun {
      * {@code copyGbps} is the frame bytes the NIC model copied into buffers per wall second. {@code runnableTasks}
      * is the mean number of tasks runnable on the machine through the window, this sampler excluded; the bench's
      * own threads account for at most {@link EngineBenchmark#BENCH_THREADS} of them. {@code jitTraps} is the JIT's
-     * uncommon traps in the window, -1 where they were not logged ({@link JitTrapLog}).
+     * uncommon traps in the window, -1 where they were not logged ({@link JitTrapLog}). {@code coreRoundTripNs} is
+     * a cache line's round trip between the worker's and the generator's CPUs, measured before the engine starts,
+     * once the JIT is quiet ({@link CoreRoundTrip}), -1 where the two are not pinned apart.
      */
     record Measurement(String mode, int descriptorBytes, int frameBytes, int flows, boolean onePair,
             double windowSeconds, long packets, double mpps, double workerNsPerPacket, double pipelineNsPerPacket,
             double workerPacketsPerCoreSecond, double copyGbps, double hitRate, double allocBytesPerPacket,
             double busyNsPerPacket, double packetsPerPoll, double runnableTasks, double loadAverage, long jitTraps,
-            Idle idle, String workerCpus, String generatorCpus) {
+            double coreRoundTripNs, Idle idle, String workerCpus, String generatorCpus) {
     }
 
     /**
@@ -91,6 +93,8 @@ final class EngineCaseRun {
     /** One window of {@code c}; {@code trapLog} is where this JVM logs its JIT traps, null when it does not. */
     Measurement measure(EngineCase c, long warmUpMillis, long windowMillis, Placement placement,
             JitTrapLog trapLog) {
+        awaitJitQuiet(); // the JVM's start-up compiling, on the same CPUs, would lengthen the trips
+        double roundTrip = CoreRoundTrip.nanos(placement.worker(), placement.generator());
         try (Engine engine = Engine.start(c.config())) {
             String workerCpus = placement.worker().isEmpty() ? "" : engine.pinWorkers(new WorkerPinning(true,
                     new NumaTopology(new TreeMap<>(Map.of(0, placement.worker()))))).values().stream()
@@ -147,7 +151,7 @@ final class EngineCaseRun {
                     (w1.rxBytes() - w0.rxBytes()) * 8.0 / wall, hits + slow == 0 ? 0 : (double) hits / (hits + slow),
                     (double) alloc / packets, (double) (w1.busyNanos() - w0.busyNanos()) / packets,
                     (double) packets / polls, (double) runnable / samples, MachineLoad.read().oneMinute(), traps,
-                    idle, workerCpus, placement.generator().toString());
+                    roundTrip, idle, workerCpus, placement.generator().toString());
         }
     }
 

@@ -34,6 +34,12 @@ class EngineBenchmarkTest {
             assertThat(run.get("measurement").get("packets").asLong()).isPositive();
             assertThat(run.get("measurement").get("jit_traps").asLong()).as("the window's traps, counted")
                     .isNotNegative();
+            double roundTrip = run.get("measurement").get("core_round_trip_ns").asDouble();
+            if (run.get("measurement").get("worker_cpus").asString().isEmpty()) {
+                assertThat(roundTrip).as("threads not pinned apart: no round trip").isEqualTo(-1);
+            } else {
+                assertThat(roundTrip).as("the pinned CPUs' round trip").isPositive();
+            }
         }
         assertThat(order).containsExactly("1:floor", "1:legacy-desc128-64", "2:floor", "2:legacy-desc128-64");
         JsonNode legacy = report.get("summary").get(1);
