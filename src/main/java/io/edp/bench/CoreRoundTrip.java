@@ -57,35 +57,46 @@ final class CoreRoundTrip {
         }
         long start = 0;
         int trips = -TRIPS; // as many untimed first, while the JIT compiles these loops
-        boolean late = false;
-        while (trips < TRIPS && !late) {
+        while (trips < TRIPS) {
             if (trips == 0) {
                 start = System.nanoTime();
             }
             long sent = 2L * (trips + TRIPS) + 1;
             token = sent;
-            for (int spins = 1; token == sent; spins++) {
-                if (spins % SPINS_PER_CLOCK_READ == 0 && System.nanoTime() > deadline) {
-                    late = true;
-                    break;
-                }
+            if (!answered(sent)) {
+                break;
             }
-            trips += late ? 0 : 1;
+            trips++;
         }
         nanos = trips <= 0 ? -1 : (double) (System.nanoTime() - start) / trips;
+    }
+
+    /** Spins until the answerer has answered {@code sent}; false when the deadline passed first. */
+    private boolean answered(long sent) {
+        for (int spins = 1; token == sent; spins++) {
+            if (late(spins)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void answer() {
         token = 0;
         for (int spins = 1; ; spins++) {
             long t = token;
-            if (t == STOP || spins % SPINS_PER_CLOCK_READ == 0 && System.nanoTime() > deadline) {
+            if (t == STOP || late(spins)) {
                 return;
             }
             if ((t & 1) == 1) {
                 token = t + 1;
             }
         }
+    }
+
+    /** Whether the deadline passed, read every {@link #SPINS_PER_CLOCK_READ} spins. */
+    private boolean late(int spins) {
+        return spins % SPINS_PER_CLOCK_READ == 0 && System.nanoTime() > deadline;
     }
 
     private static void join(Thread t) {
