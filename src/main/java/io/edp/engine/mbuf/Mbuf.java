@@ -209,6 +209,12 @@ public final class Mbuf {
         return this;
     }
 
+    /** Sets the L3 and the L4 offset in one store (the parser knows both once it reaches the transport header). */
+    public Mbuf headerOffsets(int l3, int l4) {
+        MEMORY.set(INT, base + L3_OFFSET_OFFSET, (l3 & 0xFFFF) | l4 << 16); // little-endian, as received() writes
+        return this;
+    }
+
     public int l4Offset() {
         return Short.toUnsignedInt(MEMORY.get(SHORT, base + L4_OFFSET_OFFSET));
     }

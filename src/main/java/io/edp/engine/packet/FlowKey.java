@@ -145,6 +145,26 @@ public final class FlowKey {
         return descriptors.get(DETAILS, keyBase + TCP_FLAGS);
     }
 
+    /**
+     * The details word of a frame with {@code flags}, the inner tag and the etherType; the parser ORs the TTL
+     * ({@link #withTtl}) and the TCP flags into it as it reaches them, and {@link #writeDetails} stores it once.
+     */
+    public static long details(int flags, int innerTag, int etherType) {
+        return (long) flags << 16 | (long) innerTag << 32 | (long) etherType << 48;
+    }
+
+    public static long withFlags(long details, int flags) {
+        return details | (long) flags << 16;
+    }
+
+    public static long withTtl(long details, int ttl) {
+        return details | (long) ttl << 8;
+    }
+
+    public static long withTcpFlags(long details, int tcpFlags) {
+        return details | tcpFlags;
+    }
+
     public static int tcpFlags(long details) {
         return (int) details & 0xFF;
     }
@@ -162,14 +182,12 @@ public final class FlowKey {
     }
 
     /**
-     * Writes bytes 48..63 of the key in two stores: TCP flags and TTL 0 (the parser sets them once it reads them),
-     * {@code flags}, the inner tag and the etherType; then the source MAC, copied from the 8 frame bytes at
-     * {@code macs} (bytes 4..11 of the frame, the destination MAC's last two and the source MAC) read little-endian.
+     * Writes bytes 48..63 of the key in two stores: the {@link #details} word, then the source MAC, copied from the
+     * 8 frame bytes at {@code macs} (bytes 4..11 of the frame, the destination MAC's last two and the source MAC)
+     * read little-endian.
      */
-    public static void writeDetails(MemorySegment descriptors, long keyBase, int flags, int innerTag, int etherType,
-            long macs) {
-        descriptors.set(DETAILS, keyBase + TCP_FLAGS,
-                (long) flags << 16 | (long) innerTag << 32 | (long) etherType << 48);
+    public static void writeDetails(MemorySegment descriptors, long keyBase, long details, long macs) {
+        descriptors.set(DETAILS, keyBase + TCP_FLAGS, details);
         descriptors.set(DETAILS, keyBase + SRC_MAC - 2, macs & ~0xFFFFL);
     }
 

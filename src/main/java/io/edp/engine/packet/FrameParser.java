@@ -69,21 +69,22 @@ public final class FrameParser {
         long dstMac = data.get(U64, frame) >>> 16;
         // QinQ frames and broadcast / multicast (flooded) frames always take the slow path
         boolean group = (dstMac & FlowKey.GROUP_MAC) != 0;
-        FlowKey.writeDetails(d, key, innerTag == 0 && !group ? 0 : FlowKey.FLAG_SLOW_PATH_ONLY, innerTag, etherType,
-                FlowKey.frameMacs(data, frame + 4));
-        m.l3Offset(l3);
+        // the key's details word is gathered as the parse goes and stored once, with the key (finish)
+        long details = FlowKey.details(innerTag == 0 && !group ? 0 : FlowKey.FLAG_SLOW_PATH_ONLY, innerTag,
+                etherType);
+        long macs = FlowKey.frameMacs(data, frame + 4);
         long l2 = FlowKey.l2Word(dstMac, outerTag);
         int inPort = m.port();
         return switch (etherType) {
-            case FlowKey.ETHERTYPE_IPV4 -> ipv4(m, data, frame, length, l3, d, key, l2, inPort);
-            case FlowKey.ETHERTYPE_IPV6 -> ipv6(m, data, frame, length, l3, d, key, l2, inPort);
-            case FlowKey.ETHERTYPE_ARP -> arp(m, data, frame, length, l3, d, key, l2, inPort);
+            case FlowKey.ETHERTYPE_IPV4 -> ipv4(m, data, frame, length, l3, d, key, l2, inPort, details, macs);
+            case FlowKey.ETHERTYPE_IPV6 -> ipv6(m, data, frame, length, l3, d, key, l2, inPort, details, macs);
+            case FlowKey.ETHERTYPE_ARP -> arp(m, data, frame, length, l3, d, key, l2, inPort, details, macs);
             default -> DropReason.UNSUPPORTED_ETHERTYPE.ordinal();
         };
     }
 
     private static int arp(Mbuf m, MemorySegment data, long frame, int length, int l3, MemorySegment d, long key,
-            long l2, int inPort) {
+            long l2, int inPort, long details, long macs) {
         if (length < l3 + ARP_IPV4_BYTES) {
             return DropReason.TRUNCATED_ARP.ordinal();
         }
@@ -91,15 +92,14 @@ public final class FrameParser {
         long spa = (long) u32(data, frame + l3 + 14) << 32;
         long tpa = (long) u32(data, frame + l3 + 24) << 32;
         int operation = u16(data, frame + l3 + 6);
-        d.set(BYTE, key + FlowKey.FLAGS, (byte) FlowKey.FLAG_SLOW_PATH_ONLY); // ARP never enters the cache
-        d.set(BYTE, key + FlowKey.TTL, (byte) 0);
-        m.l4Offset(0);
+        m.headerOffsets(l3, 0);
         m.ipLength(0);
-        return finish(m, d, key, spa, 0, tpa, 0, FlowKey.l4Word(0, 0, operation & 0xFF, 0, inPort), l2);
+        return finish(m, d, key, spa, 0, tpa, 0, FlowKey.l4Word(0, 0, operation & 0xFF, 0, inPort), l2,
+                FlowKey.withFlags(details, FlowKey.FLAG_SLOW_PATH_ONLY), macs); // ARP never enters the cache
     }
 
     private static int ipv4(Mbuf m, MemorySegment data, long frame, int length, int l3, MemorySegment d, long key,
-            long l2, int inPort) {
+            long l2, int inPort, long details, long macs) {
         if (length < l3 + 20) {
             return DropReason.TRUNCATED_IPV4.ordinal();
         }
@@ -116,19 +116,19 @@ public final class FrameParser {
         int proto = u8(data, frame + l3 + 9);
         long src = (long) u32(data, frame + l3 + 12) << 32;
         long dst = (long) u32(data, frame + l3 + 16) << 32;
-        d.set(BYTE, key + FlowKey.TTL, data.get(BYTE, frame + l3 + 8));
         int l4 = l3 + headerBytes;
         int fragment = u16(data, frame + l3 + 6);
         boolean laterFragment = (fragment & 0x1FFF) != 0;
+        long ipDetails = FlowKey.withTtl(details, u8(data, frame + l3 + 8));
         if ((fragment & 0x3FFF) != 0) { // more fragments, or an offset
-            markFragment(m, d, key, laterFragment, u16(data, frame + l3 + 4));
+            ipDetails = fragment(m, ipDetails, laterFragment, u16(data, frame + l3 + 4));
         }
-        return transport(m, data, frame, l3 + totalLength, l4, proto, !laterFragment, d, key, src, 0, dst, 0, 4,
-                l2, inPort);
+        return transport(m, data, frame, l3, l3 + totalLength, l4, proto, !laterFragment, d, key, src, 0, dst, 0, 4,
+                l2, inPort, ipDetails, macs);
     }
 
     private static int ipv6(Mbuf m, MemorySegment data, long frame, int length, int l3, MemorySegment d, long key,
-            long l2, int inPort) {
+            long l2, int inPort, long details, long macs) {
         if (length < l3 + IPV6_HEADER) {
             return DropReason.TRUNCATED_IPV6.ordinal();
         }
@@ -140,7 +140,7 @@ public final class FrameParser {
             return DropReason.BAD_IPV6_LENGTH.ordinal();
         }
         m.ipLength(end - l3);
-        d.set(BYTE, key + FlowKey.TTL, data.get(BYTE, frame + l3 + 7));
+        long ipDetails = FlowKey.withTtl(details, u8(data, frame + l3 + 7));
         int next = u8(data, frame + l3 + 6);
         int at = l3 + IPV6_HEADER;
         boolean hasL4 = true;
@@ -157,7 +157,7 @@ public final class FrameParser {
                 int offsetAndMore = u16(data, frame + at + 2);
                 boolean laterFragment = (offsetAndMore & 0xFFF8) != 0;
                 if ((offsetAndMore & 0xFFF9) != 0) { // not an atomic fragment (RFC 6946): offset 0 without M
-                    markFragment(m, d, key, laterFragment, u32(data, frame + at + 4));
+                    ipDetails = fragment(m, ipDetails, laterFragment, u32(data, frame + at + 4));
                 }
                 at += 8;
                 if (laterFragment) {
@@ -175,28 +175,28 @@ public final class FrameParser {
         if (at > end) {
             return DropReason.BAD_IPV6_LENGTH.ordinal();
         }
-        return transport(m, data, frame, end, at, next, hasL4, d, key,
+        return transport(m, data, frame, l3, end, at, next, hasL4, d, key,
                 data.get(U64, frame + l3 + 8), data.get(U64, frame + l3 + 16),
-                data.get(U64, frame + l3 + 24), data.get(U64, frame + l3 + 32), 6, l2, inPort);
+                data.get(U64, frame + l3 + 24), data.get(U64, frame + l3 + 32), 6, l2, inPort, ipDetails, macs);
     }
 
-    private static void markFragment(Mbuf m, MemorySegment d, long key, boolean later, int id) {
-        int flags = FlowKey.flags(d, key) | FlowKey.FLAG_SLOW_PATH_ONLY | FlowKey.FLAG_FRAGMENT
-                | (later ? FlowKey.FLAG_LATER_FRAGMENT : 0);
-        d.set(BYTE, key + FlowKey.FLAGS, (byte) flags);
+    /** A fragment: its datagram's identification goes into the mbuf, its flags into the key's details. */
+    private static long fragment(Mbuf m, long details, boolean later, int id) {
         m.fragmentId(id);
+        return FlowKey.withFlags(details, FlowKey.FLAG_SLOW_PATH_ONLY | FlowKey.FLAG_FRAGMENT
+                | (later ? FlowKey.FLAG_LATER_FRAGMENT : 0));
     }
 
     private static boolean isExtension(int next) {
         return next == 0 || next == 43 || next == 44 || next == 51 || next == 60;
     }
 
-    private static int transport(Mbuf m, MemorySegment data, long frame, int end, int l4, int proto, boolean hasL4,
-            MemorySegment d, long key, long srcHi, long srcLo, long dstHi, long dstLo, int version, long l2,
-            int inPort) {
-        m.l4Offset(l4);
-        int srcPort = 0;
-        int dstPort = 0;
+    private static int transport(Mbuf m, MemorySegment data, long frame, int l3, int end, int l4, int proto,
+            boolean hasL4, MemorySegment d, long key, long srcHi, long srcLo, long dstHi, long dstLo, int version,
+            long l2, int inPort, long details, long macs) {
+        m.headerOffsets(l3, l4);
+        int ports = 0; // source port in the high half, destination port in the low one
+        long keyDetails = details;
         if (hasL4) {
             switch (proto) {
                 case FlowKey.PROTO_TCP -> {
@@ -207,23 +207,20 @@ public final class FrameParser {
                     if (dataOffset < 5 || l4 + dataOffset * 4 > end) {
                         return DropReason.BAD_TCP_HEADER.ordinal();
                     }
-                    srcPort = u16(data, frame + l4);
-                    dstPort = u16(data, frame + l4 + 2);
-                    d.set(BYTE, key + FlowKey.TCP_FLAGS, data.get(BYTE, frame + l4 + 13));
+                    ports = u32(data, frame + l4);
+                    keyDetails = FlowKey.withTcpFlags(details, u8(data, frame + l4 + 13));
                 }
                 case FlowKey.PROTO_UDP -> {
                     if (end < l4 + 8) {
                         return DropReason.TRUNCATED_L4.ordinal();
                     }
-                    srcPort = u16(data, frame + l4);
-                    dstPort = u16(data, frame + l4 + 2);
+                    ports = u32(data, frame + l4);
                 }
                 case FlowKey.PROTO_ICMP, FlowKey.PROTO_ICMPV6 -> {
                     if (end < l4 + 4) {
                         return DropReason.TRUNCATED_L4.ordinal();
                     }
-                    srcPort = u8(data, frame + l4);
-                    dstPort = u8(data, frame + l4 + 1);
+                    ports = u8(data, frame + l4) << 16 | u8(data, frame + l4 + 1);
                 }
                 default -> {
                     // other protocols are keyed by addresses and protocol alone
@@ -231,17 +228,18 @@ public final class FrameParser {
             }
         }
         return finish(m, d, key, srcHi, srcLo, dstHi, dstLo,
-                FlowKey.l4Word(srcPort, dstPort, proto, version, inPort), l2);
+                FlowKey.l4Word(ports >>> 16, ports & 0xFFFF, proto, version, inPort), l2, keyDetails, macs);
     }
 
     /**
-     * Writes the key and its hash. The hash first: the key's stores are the last of the parser's ~25 segment
+     * Writes the key, its details and its hash. The hash first: the key's stores are the last of the parser's ~25 segment
      * accesses, past the point where C2 stops inlining this unit's own calls (engine.md, the pipeline), and the
      * JDK's access methods are inlined there anyway while {@link FlowKey#hash} would stay a call.
      */
     private static int finish(Mbuf m, MemorySegment d, long key, long srcHi, long srcLo, long dstHi, long dstLo,
-            long l4, long l2) {
+            long l4, long l2, long details, long macs) {
         m.flowHash(FlowKey.hash(srcHi, srcLo, dstHi, dstLo, l4, l2));
+        FlowKey.writeDetails(d, key, details, macs);
         d.set(LONG, key + FlowKey.SRC_HI, srcHi);
         d.set(LONG, key + FlowKey.SRC_LO, srcLo);
         d.set(LONG, key + FlowKey.DST_HI, dstHi);

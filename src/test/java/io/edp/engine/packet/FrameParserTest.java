@@ -81,6 +81,32 @@ class FrameParserTest {
     }
 
     @Test
+    void theKeysDetailsAreTheFramesOwnWhateverTheBufferHeldBefore() {
+        int index = cache.allocate();
+        byte[] qinqSyn = Frames.ethernet(DST, SRC).vlan(0x88A8, 10).vlan(0x8100, 20).ipv4(6, A, B, 7, 0, 20)
+                .tcp(1, 2, FlowKey.TCP_SYN | FlowKey.TCP_ACK, 0).bytes();
+        m.wrap(index).copyFrom(MemorySegment.ofArray(qinqSyn), 0, qinqSyn.length);
+        assertThat(parser.parse(m)).isEqualTo(FrameParser.PARSED);
+        long details = FlowKey.details(m.descriptors(), m.flowKeyAddress());
+        assertThat(FlowKey.tcpFlags(details)).isEqualTo(FlowKey.TCP_SYN | FlowKey.TCP_ACK);
+        assertThat(FlowKey.flags(details)).isEqualTo(FlowKey.FLAG_SLOW_PATH_ONLY);
+        assertThat(FlowKey.ttl(m.descriptors(), m.flowKeyAddress())).isEqualTo(7);
+        assertThat(FlowKey.innerTag(m.descriptors(), m.flowKeyAddress())).isEqualTo(FlowKey.VLAN_TAGGED | 20);
+        assertThat(m.l3Offset()).isEqualTo(22);
+        assertThat(m.l4Offset()).isEqualTo(42);
+
+        byte[] udp = Frames.ethernet(DST, SRC).ipv4(17, A, B, 64, 0, 8).udp(1, 2, 0).bytes();
+        m.wrap(index).copyFrom(MemorySegment.ofArray(udp), 0, udp.length);
+        assertThat(parser.parse(m)).isEqualTo(FrameParser.PARSED);
+        assertThat(FlowKey.details(m.descriptors(), m.flowKeyAddress()))
+                .as("no flag, tag or TCP flag of the frame before; this frame's TTL and etherType")
+                .isEqualTo(FlowKey.withTtl(FlowKey.details(0, 0, FlowKey.ETHERTYPE_IPV4), 64));
+        assertThat(FlowKey.srcMac(m.descriptors(), m.flowKeyAddress())).isEqualTo(SRC);
+        assertThat(m.l3Offset()).isEqualTo(14);
+        assertThat(m.l4Offset()).isEqualTo(34);
+    }
+
+    @Test
     void threeVlanTagsAreRejected() {
         assertThat(parse(Frames.ethernet(DST, SRC).vlan(0x88A8, 1).vlan(0x8100, 2).vlan(0x8100, 3)
                 .ipv4(17, A, B, 64, 0, 8).udp(1, 2, 0), 0)).isEqualTo(DropReason.TOO_MANY_VLAN_TAGS.ordinal());
