@@ -24,30 +24,32 @@ import java.lang.invoke.VarHandle;
  * <p>Each entry is two adjacent 64-byte cache lines of {@code entries} (16 longs; off-heap, line-aligned, on
  * 2 MiB pages where the kernel has them: {@link HugePages}), beside a parallel {@code int}
  * signature per slot so a lookup touches the bucket's 16-byte signature row (two on a primary-bucket miss) and, on
- * a match, the entry. Line 0 is what a lookup reads to decide; line 1 is what a hit writes (its counters) and
- * room for what is coming, so that the layout changes once for all three: telemetry (64-bit counters, first
- * seen, TCP flags), the action inline instead of an index (a hit then reads no {@code Action} object), and the
- * connection an entry rests on.
+ * a match, the entry. Line 0 is all that a hit of an IPv4 flow reads and writes: the key words an IPv4 key has
+ * (its low address words are always 0, so they are not compared), what decides whether the entry is current, and
+ * the counters a hit adds to. Line 1 holds an IPv6 key's low address words, which its lookup compares too, and
+ * what only installs, exports and the sweep touch; and room for the action inline (a hit then reads no
+ * {@code Action} object). One line a hit instead of two: at 125,000 flows every line is a miss the warm stage must
+ * overlap (docs/benchmarks.md).
  * <pre>
  *  word bits   field
- *  line 0: decide
- *   0   64     srcHi     \
- *   1   64     srcLo      |
- *   2   64     dstHi      |  the flow key words 0..4 of {@link FlowKey}
- *   3   64     dstLo      |
- *   4   64     l4        /
- *   5   64     l2        destination MAC and outer VLAN tag
- *   6   32..63 expiry, milliseconds of the engine clock (wrap-safe int compare)
+ *  line 0: decide and count
+ *   0   64     srcHi     IPv6 source bits 127..64; IPv4 source in bits 63..32 ({@link FlowKey})
+ *   1   64     dstHi     as srcHi, destination
+ *   2   64     l4        ports, protocol, IP version, ingress port
+ *   3   64     l2        destination MAC and outer VLAN tag
+ *   4   32..63 expiry, milliseconds of the engine clock (wrap-safe int compare)
  *       16..31 action index into the worker's action table (which holds at most 65,536)
  *        0..15 generation (low 16 bits; workers flush when the high bits change)
- *   7   32..63 last hit, ms (also last seen, for telemetry)
+ *   5   32..63 last hit, ms (also last seen, for telemetry)
  *          30  the entry is its connection direction's registered one ({@link ConnectionTable#rest})
  *        0..31 connection reference the verdict rests on (bit 30 aside), -1 for none
- *  line 1: count, and room
- *   8   64     packets  \ since install, revalidation or the last export
- *   9   64     bytes    /
- *  10   32..63 first seen, ms (of the first packet counted in words 8-9)
+ *   6    8..63 packets  \ since install, revalidation or the last export
  *        0..7  OR of the TCP flags of those packets
+ *   7   64     bytes    /
+ *  line 1: IPv6's low address words, and what a hit does not touch
+ *   8   64     srcLo     IPv6 source bits 63..0; 0 for IPv4
+ *   9   64     dstLo     as srcLo, destination
+ *  10   32..63 first seen, ms (of the first packet counted in words 6-7)
  *  11   32..63 rule id    \ IPFIX labels, from the action at install
  *       16..31 egress port + 1, 0 for none /
  *  12-15       reserved: the action inline (port and queue, VLAN op and VID, TTL/MAC flags, drop reason, rule id,
@@ -59,7 +61,7 @@ import java.lang.invoke.VarHandle;
  * which is what lets displacement move entries without rereading their keys.
  *
  * <p><b>Coherence with connection tracking.</b> An entry whose verdict rests on a connection keeps it alive: a hit
- * stamps word 7. The first entry of a connection direction registers with the connection table, which reads that
+ * stamps word 5. The first entry of a connection direction registers with the connection table, which reads that
  * stamp when the connection's own times say it timed out ({@link #lastHit}); every other one has the caller fold
  * its stamp into the connection when it moved, at most once per millisecond ({@link #touch}). A registered entry
  * hands its last hit to the connection before it is removed or replaced, and tells where it moved. An entry idle
@@ -72,10 +74,10 @@ import java.lang.invoke.VarHandle;
  * either bucket; an expired entry of either (counted as an expiration); a free slot reached by displacement; and
  * only then evicts the entry nearest to its expiry among the eight (the one the sweep would retire next).
  *
- * <p><b>Flow export.</b> With IPFIX on ({@link #exportTo}), words 8-11 are the flow's record: an entry's counters
- * are handed to the exporter whenever they would otherwise be lost — expiry, eviction, revalidation, forget,
- * flush — and by the sweep at the idle and active timeouts, after which the entry counts afresh. Moves
- * (displacement) carry the counters along. So every packet counted here is exported exactly once.
+ * <p><b>Flow export.</b> With IPFIX on ({@link #exportTo}), words 6, 7, 10 and 11 are the flow's record: an
+ * entry's counters are handed to the exporter whenever they would otherwise be lost — expiry, eviction,
+ * revalidation, forget, flush — and by the sweep at the idle and active timeouts, after which the entry counts
+ * afresh. Moves (displacement) carry the counters along. So every packet counted here is exported exactly once.
  */
 public final class FlowCache implements RestingEntries {
 
@@ -107,15 +109,24 @@ public final class FlowCache implements RestingEntries {
      */
     private static final int SEARCH_BUCKETS = 64;
     private static final int WORDS = 16;
-    /** Words of an entry that hold its key, and where its counters are (see the layout above). */
+    /** Words of a flow key ({@link FlowKey}: srcHi, srcLo, dstHi, dstLo, l4, l2). */
     static final int KEY_WORDS = 6;
-    static final int PACKETS_WORD = 8;
-    static final int BYTES_WORD = 9;
+    /** Where an entry holds each word of its flow key, in the key's order (the layout above). */
+    private static final int[] KEY_WORD_AT = {0, 8, 1, 9, 2, 3};
+    private static final int L4_WORD = 2;
+    private static final int META_WORD = 4;
+    private static final int STAMP_WORD = 5;
+    private static final int PACKETS_WORD = 6;
+    private static final int BYTES_WORD = 7;
+    private static final int SEEN_WORD = 10;
+    private static final int LABELS_WORD = 11;
+    /** The packets word counts above the TCP flags' byte. */
+    private static final int FLAG_BITS = 8;
     /** {@link #install} connection reference of an entry that rests on no connection. */
     public static final int NO_CONNECTION = -1;
     /** Word 7's mark of a registered entry, in its connection reference's half (references stay below it). */
     private static final int RESTING = 1 << 30;
-    /** Reads word 7 of an entry from another thread (the connection table, {@link #lastHit}). */
+    /** Reads the stamp word of an entry from another thread (the connection table, {@link #lastHit}). */
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
     /** Action indices the entry can hold. */
     public static final int MAX_ACTIONS = 1 << 16;
@@ -129,11 +140,11 @@ public final class FlowCache implements RestingEntries {
     /** Held to keep the entries' memory (the automatic arena frees it once this is unreachable). */
     private final MemorySegment entries;
     private final long entriesAddress;
-    /** An entry's words copied out for the exporter and the top-flows pass, which read them as a {@code long[]}. */
-    private final long[] copied = new long[WORDS];
+    /** An entry's key copied out, in {@link FlowKey}'s order, for the exporter and the top-flows pass. */
+    private final long[] copied = new long[KEY_WORDS];
     /**
-     * Words 6 and 7 of the entry the last {@link #lookup} found current, for {@link #hitActionIndex} and
-     * {@link #touchHit}: a hit reads them once (each read of an entry word costs the JIT's inlining budget).
+     * The meta and stamp words of the entry the last {@link #lookup} found current, for {@link #hitActionIndex}
+     * and {@link #touchHit}: a hit reads them once (each read of an entry word costs the JIT's inlining budget).
      */
     private long hitMeta;
     private long hitStamp;
@@ -213,7 +224,7 @@ public final class FlowCache implements RestingEntries {
 
     @Override
     public long lastHit(int slot, int reference) {
-        long word = (long) WORD.getAcquire(entries, ((long) slot * WORDS + 7) * Long.BYTES);
+        long word = (long) WORD.getAcquire(entries, ((long) slot * WORDS + STAMP_WORD) * Long.BYTES);
         return (int) word == (reference | RESTING) ? (int) (word >>> 32) : NONE;
     }
 
@@ -254,8 +265,8 @@ public final class FlowCache implements RestingEntries {
             counters[MISSES]++;
             return MISS;
         }
-        long meta = get(slot * WORDS + 6);
-        long lastHit = get(slot * WORDS + 7);
+        long meta = get(slot * WORDS + META_WORD);
+        long lastHit = get(slot * WORDS + STAMP_WORD);
         if (!current(meta, lastHit, generation, nowMillis)) {
             counters[REVALIDATIONS]++;
             return STALE;
@@ -271,7 +282,7 @@ public final class FlowCache implements RestingEntries {
      * its connection may be. Reads only (a packet trace asks it too).
      */
     public boolean current(int slot, int generation, int nowMillis) {
-        return current(get(slot * WORDS + 6), get(slot * WORDS + 7), generation, nowMillis);
+        return current(get(slot * WORDS + META_WORD), get(slot * WORDS + STAMP_WORD), generation, nowMillis);
     }
 
     private static boolean current(long meta, long lastHit, int generation, int nowMillis) {
@@ -282,7 +293,7 @@ public final class FlowCache implements RestingEntries {
 
     /** The generation (its low 16 bits) the entry at {@code slot} was installed or revalidated under. */
     public int generation(int slot) {
-        return (int) get(slot * WORDS + 6) & 0xFFFF;
+        return (int) get(slot * WORDS + META_WORD) & 0xFFFF;
     }
 
     /**
@@ -296,15 +307,16 @@ public final class FlowCache implements RestingEntries {
     }
 
     /**
-     * Loads both lines of the entry at {@code slot} (any slot below the capacity), without deciding anything: a
-     * burst finds all its packets' {@link #likelySlot}s first and then loads their entries in a loop of loads only,
-     * so that as many of the burst's misses as the core can hold are in flight at once. The counters' line too,
-     * telemetry or not: every hit adds to it (top flows rank by it), a load-add-store that stalls on a cold line.
-     * The connection line a hit stores its time into is not warmed: a store that misses does not stall the worker,
+     * Loads the lines a hit of the key with L4 word {@code l4} reads in the entry at {@code slot} (any slot below
+     * the capacity), without deciding anything: line 0, and line 1 for an IPv6 key, whose lookup compares its low
+     * address words there. A burst finds all its packets' {@link #likelySlot}s first and then loads their entries in
+     * a loop of loads only, so that as many of the burst's misses as the core can hold are in flight at once. The
+     * connection line a hit stores its time into is not warmed: a store that misses does not stall the worker,
      * and loading that line ahead made the stage slower (docs/benchmarks.md).
      */
-    public void warm(int slot) {
-        warmed += get(slot * WORDS) + get(slot * WORDS + PACKETS_WORD);
+    public void warm(int slot, long l4) {
+        int base = slot * WORDS;
+        warmed += get(base) + (FlowKey.ipVersion(l4) == 4 ? 0 : get(base + KEY_WORD_AT[1]));
     }
 
     /**
@@ -326,7 +338,7 @@ public final class FlowCache implements RestingEntries {
 
     /** The action index of a current entry found by {@link #lookup}. */
     public int actionIndex(int slot) {
-        return actionIndexOf(get(slot * WORDS + 6));
+        return actionIndexOf(get(slot * WORDS + META_WORD));
     }
 
     /** The action index of the entry the last {@link #lookup} found current, from the word the lookup read. */
@@ -345,20 +357,28 @@ public final class FlowCache implements RestingEntries {
      */
     public void countFirst(int slot, int bytes, int tcpFlags, int nowMillis) {
         int base = slot * WORDS;
-        set(base + 8, 1);
-        set(base + 9, bytes);
-        set(base + 10, (long) nowMillis << 32 | tcpFlags);
+        set(base + PACKETS_WORD, 1L << FLAG_BITS | tcpFlags);
+        set(base + BYTES_WORD, bytes);
+        set(base + SEEN_WORD, (long) nowMillis << 32);
     }
 
-    /** Counts one packet of {@code bytes} with TCP flags {@code tcpFlags} on the entry at {@code slot}. */
+    /**
+     * Counts one packet of {@code bytes} with TCP flags {@code tcpFlags} on the entry at {@code slot}: line 0 only,
+     * but for the first packet counted since an export, whose time starts the flow's next record.
+     */
     public void count(int slot, int bytes, int tcpFlags, int nowMillis) {
         int base = slot * WORDS;
-        long packets = get(base + 8);
-        set(base + 8, packets + 1);
-        add(base + 9, bytes);
-        if (packets == 0 || tcpFlags != 0) { // otherwise word 10 keeps its first-seen time and flags as they are
-            set(base + 10, (packets == 0 ? (long) nowMillis << 32 : get(base + 10)) | tcpFlags);
+        long counted = get(base + PACKETS_WORD);
+        set(base + PACKETS_WORD, (counted + (1L << FLAG_BITS)) | tcpFlags);
+        add(base + BYTES_WORD, bytes);
+        if (counted >>> FLAG_BITS == 0) {
+            set(base + SEEN_WORD, (long) nowMillis << 32);
         }
+    }
+
+    /** Packets counted on the entry at word {@code base} (since install, revalidation or the last export). */
+    private long packets(int base) {
+        return get(base + PACKETS_WORD) >>> FLAG_BITS;
     }
 
     /**
@@ -381,7 +401,7 @@ public final class FlowCache implements RestingEntries {
 
     /** Labels the entry at {@code slot} with what its records carry: the deciding rule and the egress port. */
     public void label(int slot, int ruleId, int outPort) {
-        set(slot * WORDS + 11, ((long) ruleId << 32) | ((long) ((outPort + 1) & 0xFFFF) << 16));
+        set(slot * WORDS + LABELS_WORD, ((long) ruleId << 32) | ((long) ((outPort + 1) & 0xFFFF) << 16));
     }
 
     /** The flow of the key ended (TCP FIN or RST seen on the slow path): its entry's counters are exported. */
@@ -398,7 +418,7 @@ public final class FlowCache implements RestingEntries {
      * its registered entry (whose stamp the connection reads itself), else {@link #NO_CONNECTION}.
      */
     public int touch(int slot, int nowMillis) {
-        return stamp(slot, get(slot * WORDS + 7), nowMillis);
+        return stamp(slot, get(slot * WORDS + STAMP_WORD), nowMillis);
     }
 
     /**
@@ -410,7 +430,7 @@ public final class FlowCache implements RestingEntries {
     }
 
     private int stamp(int slot, long lastHit, int nowMillis) {
-        int at = slot * WORDS + 7;
+        int at = slot * WORDS + STAMP_WORD;
         if ((int) (lastHit >>> 32) == nowMillis) {
             return NO_CONNECTION;
         }
@@ -421,7 +441,7 @@ public final class FlowCache implements RestingEntries {
 
     /** The connection reference the entry at {@code slot} rests on, or {@link #NO_CONNECTION}. */
     public int connection(int slot) {
-        int connection = (int) get(slot * WORDS + 7);
+        int connection = (int) get(slot * WORDS + STAMP_WORD);
         return connection == NO_CONNECTION ? connection : connection & ~RESTING;
     }
 
@@ -454,11 +474,11 @@ public final class FlowCache implements RestingEntries {
             release(slot); // revalidated, expired or evicted: the entry there lets go of its connection
         }
         int base = slot * WORDS;
-        for (int w = 0; w < 6; w++) {
-            set(base + w, descriptors.get(LONG, keyBase + 8L * w));
+        for (int w = 0; w < KEY_WORDS; w++) {
+            set(base + KEY_WORD_AT[w], descriptors.get(LONG, keyBase + 8L * w));
         }
         int expiry = nowMillis + minExpiryMillis + nextSpread();
-        set(base + 6, ((long) expiry << 32) | ((long) actionIndex << 16) | (generation & 0xFFFF));
+        set(base + META_WORD, ((long) expiry << 32) | ((long) actionIndex << 16) | (generation & 0xFFFF));
         if (boundByNone || expiry - earliestExpiry < 0) {
             earliestExpiry = expiry;
             boundByNone = false;
@@ -466,18 +486,18 @@ public final class FlowCache implements RestingEntries {
         lowerCycleBound(expiry);
         changes++;
         long lastHit = ((long) nowMillis << 32) | (connection & 0xFFFF_FFFFL);
-        set(base + 7, lastHit | (connection == NO_CONNECTION || restingId == 0 ? 0 : RESTING));
+        set(base + STAMP_WORD, lastHit | (connection == NO_CONNECTION || restingId == 0 ? 0 : RESTING));
         if (connection != NO_CONNECTION && restingId != 0) {
             if (connections.rest(connection, restingId, slot)) {
                 resting++;
             } else {
-                set(base + 7, lastHit); // the direction has its registered entry: this one touches
+                set(base + STAMP_WORD, lastHit); // the direction has its registered entry: this one touches
             }
         }
-        set(base + 8, 0);
-        set(base + 9, 0);
-        set(base + 10, 0);
-        set(base + 11, 0);
+        set(base + PACKETS_WORD, 0);
+        set(base + BYTES_WORD, 0);
+        set(base + SEEN_WORD, 0);
+        set(base + LABELS_WORD, 0);
         signatures[slot] = hash;
         return slot;
     }
@@ -530,7 +550,7 @@ public final class FlowCache implements RestingEntries {
         int cursor = sweepCursor;
         for (int i = 0; i < budget; i++) {
             if (signatures[cursor] != 0) {
-                int expiry = (int) (get(cursor * WORDS + 6) >>> 32);
+                int expiry = expiryMillis(cursor);
                 if (expiry - nowMillis <= 0) {
                     exportCounters(cursor, FlowEndReason.FORCED_END);
                     release(cursor);
@@ -596,7 +616,7 @@ public final class FlowCache implements RestingEntries {
      */
     public void corrupt(int actionIndex) {
         for (int slot = 0; slot < signatures.length; slot++) {
-            int at = slot * WORDS + 6;
+            int at = slot * WORDS + META_WORD;
             set(at, (get(at) & ~0xFFFF_0000L) | ((long) (actionIndex & 0xFFFF) << 16));
         }
         changes++;
@@ -604,7 +624,7 @@ public final class FlowCache implements RestingEntries {
 
     /** The expiry of the entry at {@code slot}, for tests and telemetry. */
     public int expiryMillis(int slot) {
-        return (int) (get(slot * WORDS + 6) >>> 32);
+        return (int) (get(slot * WORDS + META_WORD) >>> 32);
     }
 
     /**
@@ -614,11 +634,12 @@ public final class FlowCache implements RestingEntries {
     public void offerBusiest(int from, int to, TopFlowSelection into, ActionTable actions, int generation) {
         for (int slot = from; slot < to; slot++) {
             int base = slot * WORDS;
-            if (signatures[slot] != 0 && into.wants(get(base + PACKETS_WORD))) {
-                long meta = get(base + 6);
+            if (signatures[slot] != 0 && into.wants(packets(base))) {
+                long meta = get(base + META_WORD);
                 int action = actionIndex(slot);
-                into.offer(copy(base), 0, ((int) meta & 0xFFFF) == (generation & 0xFFFF) && action < actions.size()
-                        ? actions.get(action) : null);
+                into.offer(key(base), packets(base), get(base + BYTES_WORD),
+                        ((int) meta & 0xFFFF) == (generation & 0xFFFF) && action < actions.size()
+                                ? actions.get(action) : null);
             }
         }
     }
@@ -656,13 +677,19 @@ public final class FlowCache implements RestingEntries {
         return primary == first ? secondary(hash) : primary;
     }
 
+    /**
+     * Whether the entry at word {@code base} holds the key at {@code keyBase}: the words in line 0, and for a key
+     * other than IPv4 the low address words in line 1 (an IPv4 key's are 0, and the L4 words' IP versions match).
+     */
     private boolean matches(int base, MemorySegment d, long keyBase) {
-        return get(base) == d.get(LONG, keyBase)
-                && get(base + 1) == d.get(LONG, keyBase + 8)
-                && get(base + 2) == d.get(LONG, keyBase + 16)
-                && get(base + 3) == d.get(LONG, keyBase + 24)
-                && get(base + 4) == d.get(LONG, keyBase + 32)
-                && get(base + 5) == d.get(LONG, keyBase + 40);
+        long l4 = d.get(LONG, keyBase + FlowKey.L4);
+        return get(base + L4_WORD) == l4
+                && get(base + KEY_WORD_AT[0]) == d.get(LONG, keyBase + FlowKey.SRC_HI)
+                && get(base + KEY_WORD_AT[2]) == d.get(LONG, keyBase + FlowKey.DST_HI)
+                && get(base + KEY_WORD_AT[5]) == d.get(LONG, keyBase + FlowKey.L2)
+                && (FlowKey.ipVersion(l4) == 4
+                        || get(base + KEY_WORD_AT[1]) == d.get(LONG, keyBase + FlowKey.SRC_LO)
+                        && get(base + KEY_WORD_AT[3]) == d.get(LONG, keyBase + FlowKey.DST_LO));
     }
 
     private int freeOrVictim(int hash, int nowMillis) {
@@ -752,7 +779,7 @@ public final class FlowCache implements RestingEntries {
 
     private void move(int from, int to) {
         MemorySegment.copy(MEMORY, address(from * WORDS), MEMORY, address(to * WORDS), WORDS * Long.BYTES);
-        int connection = (int) get(to * WORDS + 7);
+        int connection = (int) get(to * WORDS + STAMP_WORD);
         if (registered(connection)) {
             connections.moved(connection & ~RESTING, restingId, to);
         }
@@ -761,7 +788,8 @@ public final class FlowCache implements RestingEntries {
         lowerCycleBound(expiryMillis(to)); // it may have moved behind the sweep's cursor
     }
 
-    /** Whether word 7's connection half {@code connection} is a registered entry's (not {@link #NO_CONNECTION}). */
+    /** Whether the stamp word's connection half {@code connection} is a registered entry's (not
+     *  {@link #NO_CONNECTION}). */
     private static boolean registered(int connection) {
         return connection != NO_CONNECTION && (connection & RESTING) != 0;
     }
@@ -771,7 +799,7 @@ public final class FlowCache implements RestingEntries {
      * direction, which then has no registered entry.
      */
     private void release(int slot) {
-        int at = slot * WORDS + 7;
+        int at = slot * WORDS + STAMP_WORD;
         long lastHit = get(at);
         int connection = (int) lastHit;
         if (registered(connection)) {
@@ -785,27 +813,27 @@ public final class FlowCache implements RestingEntries {
     private void exportCounters(int slot, int endReason) {
         int base = slot * WORDS;
         if (export != null) {
-            long labels = get(base + 11);
-            long seen = get(base + 10);
-            export.offer(copy(base), 0, get(base + 8), get(base + 9), (int) (seen >>> 32),
-                    (int) (get(base + 7) >>> 32), (int) seen & 0xFF, endReason, FlowRecords.ruleId(labels),
-                    FlowRecords.outPort(labels));
+            long labels = get(base + LABELS_WORD);
+            long counted = get(base + PACKETS_WORD);
+            export.offer(key(base), 0, counted >>> FLAG_BITS, get(base + BYTES_WORD),
+                    (int) (get(base + SEEN_WORD) >>> 32), (int) (get(base + STAMP_WORD) >>> 32),
+                    (int) counted & 0xFF, endReason, FlowRecords.ruleId(labels), FlowRecords.outPort(labels));
         }
-        set(base + 8, 0);
-        set(base + 9, 0);
-        set(base + 10, 0);
+        set(base + PACKETS_WORD, 0);
+        set(base + BYTES_WORD, 0);
+        set(base + SEEN_WORD, 0);
         changes++;
     }
 
     /** A current entry's counters go out at the flow's idle timeout (no packet since) or its active timeout. */
     private void exportTimedOut(int slot, int nowMillis) {
         int base = slot * WORDS;
-        if (get(base + 8) == 0) {
+        if (packets(base) == 0) {
             return;
         }
-        if (nowMillis - (int) (get(base + 7) >>> 32) >= idleTimeoutMillis) {
+        if (nowMillis - (int) (get(base + STAMP_WORD) >>> 32) >= idleTimeoutMillis) {
             exportCounters(slot, FlowEndReason.IDLE_TIMEOUT);
-        } else if (nowMillis - (int) (get(base + 10) >>> 32) >= activeTimeoutMillis) {
+        } else if (nowMillis - (int) (get(base + SEEN_WORD) >>> 32) >= activeTimeoutMillis) {
             exportCounters(slot, FlowEndReason.ACTIVE_TIMEOUT);
         }
     }
@@ -830,7 +858,7 @@ public final class FlowCache implements RestingEntries {
     }
 
     private int untilExpiry(int slot, int nowMillis) {
-        return (int) (get(slot * WORDS + 6) >>> 32) - nowMillis;
+        return expiryMillis(slot) - nowMillis;
     }
 
     private long get(int word) {
@@ -845,9 +873,11 @@ public final class FlowCache implements RestingEntries {
         set(word, get(word) + value);
     }
 
-    /** The words of the entry at word {@code base}, in {@link #copied}. */
-    private long[] copy(int base) {
-        MemorySegment.copy(MEMORY, LONG, address(base), copied, 0, WORDS);
+    /** The key of the entry at word {@code base}, in {@link FlowKey}'s order, in {@link #copied}. */
+    private long[] key(int base) {
+        for (int w = 0; w < KEY_WORDS; w++) {
+            copied[w] = get(base + KEY_WORD_AT[w]);
+        }
         return copied;
     }
 

@@ -83,13 +83,13 @@ public final class TopFlowSelection {
         return size < limit || entryPackets > packets[heap[0]];
     }
 
-    /** Takes the entry at {@code base} of a flow cache's {@code entries} (its action, null when stale). */
-    void offer(long[] entries, int base, Action action) {
+    /** Takes a flow cache entry: its {@code key} ({@link FlowKey}'s words), counters and action (null when stale). */
+    void offer(long[] key, long entryPackets, long entryBytes, Action action) {
         boolean replacing = size == limit;
         int entry = replacing ? heap[0] : size;
-        System.arraycopy(entries, base, keys, entry * FlowCache.KEY_WORDS, FlowCache.KEY_WORDS);
-        packets[entry] = entries[base + FlowCache.PACKETS_WORD];
-        bytes[entry] = entries[base + FlowCache.BYTES_WORD];
+        System.arraycopy(key, 0, keys, entry * FlowCache.KEY_WORDS, FlowCache.KEY_WORDS);
+        packets[entry] = entryPackets;
+        bytes[entry] = entryBytes;
         actions[entry] = action;
         if (replacing) {
             siftDown(0);

@@ -232,9 +232,9 @@ public final class FrameParser {
     }
 
     /**
-     * Writes the key, its details and its hash. The hash first: the key's stores are the last of the parser's ~25 segment
-     * accesses, past the point where C2 stops inlining this unit's own calls (engine.md, the pipeline), and the
-     * JDK's access methods are inlined there anyway while {@link FlowKey#hash} would stay a call.
+     * Writes the key, its details and its hash. The hash first: the key's stores are the last of the parser's ~25
+     * segment accesses, past the point where C2 stops inlining this unit's own calls (engine.md, the pipeline), and
+     * the JDK's access methods are inlined there anyway while {@link FlowKey#hash} would stay a call.
      */
     private static int finish(Mbuf m, MemorySegment d, long key, long srcHi, long srcLo, long dstHi, long dstLo,
             long l4, long l2, long details, long macs) {

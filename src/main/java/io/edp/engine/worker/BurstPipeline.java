@@ -66,8 +66,9 @@ final class BurstPipeline {
     private final int[] parsed = new int[NicDriver.MAX_BURST];
     /** The warm stage's slot per parsed packet, where the lookup looks first (LEGACY: unused). */
     private final int[] likely = new int[NicDriver.MAX_BURST];
-    /** Each parsed packet's flow hash, as the warm stage read it (LEGACY: unused). */
+    /** Each parsed packet's flow hash and its key's L4 word, as the warm stage read them (LEGACY: unused). */
     private final int[] hashes = new int[NicDriver.MAX_BURST];
+    private final long[] l4Words = new long[NicDriver.MAX_BURST];
     /** Buffers the burst still owns (neither freed nor staged): {@code held[heldFrom, heldCount)}. */
     private int[] held = burst;
     private int heldFrom;
@@ -194,15 +195,18 @@ final class BurstPipeline {
      * Touches each packet's flow-cache entry now, so that the burst's misses run in parallel. Each kind of miss gets
      * a loop of nothing but its loads: a load that misses holds up the retirement of every instruction after it, so
      * a miss amid other work stalls the core once the reorder buffer has filled behind it, while the misses of a
-     * loop of loads are all in flight at once (Java has no prefetch instruction). First every packet's flow hash,
-     * then its primary signature row (a 512 KiB array, which at 125,000 flows the entries' lines keep pushing out
-     * of L2), then its likely slot from the rows now at hand, then the entries. A new flow's entry (no slot yet)
-     * stands in for nothing: slot 0 is loaded instead, a line that is warm anyway after the first few bursts. The
-     * lookup then looks at each packet's slot first.
+     * loop of loads are all in flight at once (Java has no prefetch instruction). First every packet's flow hash
+     * and IP version (from its key's L4 word), then its primary signature row (a 512 KiB array, which at 125,000
+     * flows the entries' lines keep pushing out of L2), then its likely slot from the rows now at hand, then the
+     * entries: one line for an IPv4 key, two for an IPv6 one ({@link io.edp.engine.fastpath.FlowCache}). A new
+     * flow's entry (no slot yet) stands in for nothing: slot 0 is loaded instead, a line that is warm anyway after
+     * the first few bursts. The lookup then looks at each packet's slot first.
      */
     private void warm(int parsedCount) {
         for (int i = 0; i < parsedCount; i++) {
-            hashes[i] = mbuf.wrap(parsed[i]).flowHash();
+            Mbuf m = mbuf.wrap(parsed[i]);
+            hashes[i] = m.flowHash();
+            l4Words[i] = m.descriptors().get(LONG, m.flowKeyAddress() + FlowKey.L4);
         }
         for (int i = 0; i < parsedCount; i++) {
             warmed += fastPath.touchRow(hashes[i]);
@@ -211,7 +215,7 @@ final class BurstPipeline {
             likely[i] = Math.max(0, fastPath.likelySlot(hashes[i]));
         }
         for (int i = 0; i < parsedCount; i++) {
-            fastPath.warm(likely[i]);
+            fastPath.warm(likely[i], l4Words[i]);
         }
     }
 

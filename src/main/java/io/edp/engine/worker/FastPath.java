@@ -112,9 +112,12 @@ final class FastPath {
         return cache.touchRow(hash);
     }
 
-    /** Loads the lines of the entry at {@code slot}, so that the misses of a burst's packets overlap. */
-    void warm(int slot) {
-        cache.warm(slot);
+    /**
+     * Loads the lines a hit of the key with L4 word {@code l4} reads in the entry at {@code slot}, so that the
+     * misses of a burst's packets overlap ({@link FlowCache#warm}).
+     */
+    void warm(int slot, long l4) {
+        cache.warm(slot, l4);
     }
 
     /**

@@ -11,6 +11,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -53,7 +54,8 @@ class FlowCacheTest {
      */
     enum OneField {
         SOURCE_PORT(65_536), DESTINATION_PORT(65_536), IPV4_SOURCE(131_072), IPV4_DESTINATION(131_072),
-        IPV6_SOURCE(131_072), IPV6_DESTINATION(131_072), DESTINATION_MAC(131_072), VLAN(4_096);
+        IPV6_SOURCE(131_072), IPV6_DESTINATION(131_072), IPV6_DESTINATION_HOST(131_072), DESTINATION_MAC(131_072),
+        VLAN(4_096);
 
         final int capacity;
 
@@ -63,7 +65,7 @@ class FlowCacheTest {
 
         /** The six key words of key {@code i}: a fixed UDP flow with this field set from {@code i}. */
         long[] words(int i) {
-            boolean v6 = this == IPV6_SOURCE || this == IPV6_DESTINATION;
+            boolean v6 = this == IPV6_SOURCE || this == IPV6_DESTINATION || this == IPV6_DESTINATION_HOST;
             long[] w = {0x0A000001L << 32, 0, 0x0A800001L << 32, 0, 0, 0};
             if (v6) {
                 w = new long[] {0xFD00_0000_0000_0000L, 1, 0xFD01_0000_0000_0000L, 1, 0, 0};
@@ -78,6 +80,7 @@ class FlowCacheTest {
                 case IPV4_DESTINATION -> w[2] = (0x0A800000L + i) << 32;
                 case IPV6_SOURCE -> w[1] = i; // fd00::i
                 case IPV6_DESTINATION -> w[2] |= (long) i << 16; // fd01:0:0:i::1, a /64 per key
+                case IPV6_DESTINATION_HOST -> w[3] = i; // fd01::i: the low words are in the entry's second line
                 default -> { }
             }
             return w;
@@ -235,6 +238,21 @@ class FlowCacheTest {
                 .containsExactlyInAnyOrder(
                         tuple(FlowKey.describe(v4[0], v4[1], v4[2], v4[3], v4[4], v4[5]), 2L, 200L),
                         tuple(FlowKey.describe(v6[0], v6[1], v6[2], v6[3], v6[4], v6[5]), 4L, 800L));
+    }
+
+    @Test
+    void ipv6KeysThatDifferOnlyInALowAddressWordNeverMatch() {
+        FlowCache cache = cache(1024);
+        long[] installed = OneField.IPV6_DESTINATION_HOST.words(1);
+        int hash = key(installed);
+        int slot = cache.install(key, 0, hash, 4, 1, 0);
+        // the same signature (a lookup takes the hash it is given), another key: only the second line tells them apart
+        for (long[] other : List.of(OneField.IPV6_DESTINATION_HOST.words(2), OneField.IPV6_SOURCE.words(2))) {
+            key(other);
+            assertThat(cache.lookup(key, 0, hash, 1, 1, slot)).isEqualTo(FlowCache.MISS);
+        }
+        key(installed);
+        assertThat(cache.lookup(key, 0, hash, 1, 1, slot)).isEqualTo(slot);
     }
 
     @Test
