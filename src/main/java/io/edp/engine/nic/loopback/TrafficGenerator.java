@@ -61,6 +61,20 @@ public final class TrafficGenerator {
     private final int[] templateLength = new int[6];
     private final int[] headerLength = new int[6];
     private final int[] templateChecksum = new int[6];
+    /**
+     * The flow the next frame is built for, with what {@link #build} derives from it kept as counters that step
+     * with it ({@link #nextFlow}): the divisions that define them (six a frame) were most of the generator's own
+     * time, and a generator slower than the worker starves it (docs/benchmarks.md, the nineteenth round).
+     */
+    private int flow;
+    /** {@code flow * 37 % 100} and {@code flow * 61 % 100}: where the flow falls in the profile's mix. */
+    private int protocolBucket;
+    private int familyBucket;
+    private int destination;
+    private int source;
+    /** The source port's offset ({@code flow % 60,000}) and the destination port's ({@code flow / 60,000}). */
+    private int portOffset;
+    private int portBlock;
     private volatile long sent;
     private volatile boolean stopped;
     private volatile boolean finished;
@@ -120,13 +134,38 @@ public final class TrafficGenerator {
 
     /** The IP protocol of flow {@code i} (deterministic, so tests can predict it). */
     public static int protocol(TrafficProfile p, int flow) {
-        int bucket = (int) ((flow * 37L) % 100);
-        return bucket < p.udpPercent() ? FlowKey.PROTO_UDP
-                : bucket < p.udpPercent() + p.tcpPercent() ? FlowKey.PROTO_TCP : FlowKey.PROTO_ICMP;
+        return protocolOf(p, (int) ((flow * 37L) % 100));
     }
 
     public static boolean ipv6(TrafficProfile p, int flow) {
         return (int) ((flow * 61L) % 100) < p.ipv6Percent();
+    }
+
+    private static int protocolOf(TrafficProfile p, int bucket) {
+        return bucket < p.udpPercent() ? FlowKey.PROTO_UDP
+                : bucket < p.udpPercent() + p.tcpPercent() ? FlowKey.PROTO_TCP : FlowKey.PROTO_ICMP;
+    }
+
+    /** Steps to the next flow (the first after the last), and what {@link #build} derives from it with it. */
+    private void nextFlow() {
+        if (++flow == profile.flows()) {
+            flow = 0;
+            protocolBucket = 0;
+            familyBucket = 0;
+            destination = 0;
+            source = 0;
+            portOffset = 0;
+            portBlock = 0;
+            return;
+        }
+        protocolBucket = protocolBucket >= 63 ? protocolBucket - 63 : protocolBucket + 37;
+        familyBucket = familyBucket >= 39 ? familyBucket - 39 : familyBucket + 61;
+        destination = destination + 1 == profile.destinations() ? 0 : destination + 1;
+        source = profile.sources() == 0 ? flow : source + 1 == profile.sources() ? 0 : source + 1;
+        if (++portOffset == 60_000) {
+            portOffset = 0;
+            portBlock++;
+        }
     }
 
     private void run() {
@@ -134,7 +173,6 @@ public final class TrafficGenerator {
         long deadline = profile.duration() == null ? Long.MAX_VALUE : start + profile.duration().toNanos();
         long limit = profile.packets() == 0 ? Long.MAX_VALUE : profile.packets();
         long count = 0;
-        int flow = 0;
         int pending = 0;
         int pendingFrom = 0;
         while (!stopped && (count < limit || pending > 0)) {
@@ -145,8 +183,8 @@ public final class TrafficGenerator {
                 pace(start, count);
                 int n = (int) Math.min(NicDriver.MAX_BURST, limit - count);
                 for (int i = 0; i < n; i++) {
-                    frameLength[i] = build((long) i * MbufPool.ROOM_STRIDE_BYTES, flow);
-                    flow = flow + 1 == profile.flows() ? 0 : flow + 1;
+                    frameLength[i] = build((long) i * MbufPool.ROOM_STRIDE_BYTES);
+                    nextFlow();
                 }
                 pending = n;
                 pendingFrom = 0;
@@ -186,20 +224,18 @@ public final class TrafficGenerator {
     }
 
     /**
-     * Writes flow {@code flow}'s next frame at {@code f} of the staging memory and returns its length: the header
+     * Writes the current flow's next frame at {@code f} of the staging memory and returns its length: the header
      * template of its kind (family and protocol) is copied in one go, then the per-flow fields are patched
      * (addresses, ports, checksum, sequence).
      */
-    private int build(long f, int flow) {
-        int kind = kind(flow);
+    private int build(long f) {
+        int kind = kind();
         int length = templateLength[kind];
         MemorySegment data = frames;
         MemorySegment.copy(templates, (long) kind * TEMPLATE_BYTES, data, f, headerLength[kind]);
         long l3 = f + (profile.vlan() == 0 ? 14 : 18);
         boolean v6 = kind >= 3;
         long l4 = l3 + (v6 ? 40 : 20);
-        int destination = flow % profile.destinations();
-        int source = profile.sources() == 0 ? flow : flow % profile.sources();
         if (v6) {
             data.set(U64, l3 + 16, source);
             data.set(U64, l3 + 32, ((long) destination << 16) | 1);
@@ -218,8 +254,8 @@ public final class TrafficGenerator {
         if (proto == ICMP_KIND) {
             data.set(U32, l4 + 4, (flow << 16) | (int) (seq & 0xFFFF));
         } else {
-            data.set(U16, l4, (short) (1024 + flow % 60_000));
-            data.set(U16, l4 + 2, (short) ((proto == UDP_KIND ? 5001 : 80) + flow / 60_000));
+            data.set(U16, l4, (short) (1024 + portOffset));
+            data.set(U16, l4 + 2, (short) ((proto == UDP_KIND ? 5001 : 80) + portBlock));
             if (proto == TCP_KIND) {
                 data.set(U32, l4 + 4, (int) seq);
                 data.set(ValueLayout.JAVA_BYTE, l4 + 13, (byte) (seq == 0 ? FlowKey.TCP_SYN : FlowKey.TCP_ACK));
@@ -231,11 +267,11 @@ public final class TrafficGenerator {
         return length;
     }
 
-    /** 0..2: IPv4 UDP, TCP, ICMP; 3..5: the same over IPv6. */
-    private int kind(int flow) {
-        int proto = protocol(profile, flow);
+    /** The current flow's kind: 0..2: IPv4 UDP, TCP, ICMP; 3..5: the same over IPv6. */
+    private int kind() {
+        int proto = protocolOf(profile, protocolBucket);
         int p = proto == FlowKey.PROTO_UDP ? UDP_KIND : proto == FlowKey.PROTO_TCP ? TCP_KIND : ICMP_KIND;
-        return ipv6(profile, flow) ? 3 + p : p;
+        return familyBucket < profile.ipv6Percent() ? 3 + p : p;
     }
 
     /** Builds the header templates: every field but the per-flow ones, IPv4 checksum over zero addresses. */
