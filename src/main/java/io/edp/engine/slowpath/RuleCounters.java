@@ -35,6 +35,13 @@ public final class RuleCounters {
     private long[] values;
     /** Counts the first rule set takes over by id, then null. */
     private Map<Integer, long[]> carried;
+    /**
+     * Packets counted under action {@code runAction} since the last {@link #flush}, not yet added: a run of
+     * packets under one action (one flow's, or those of many flows one rule let out of one port) adds once.
+     */
+    private int runAction = -1;
+    private long runPackets;
+    private long runBytes;
 
     /**
      * Counters for a worker interning its actions in {@code actions}, starting from {@code carried} (rule id →
@@ -51,6 +58,7 @@ public final class RuleCounters {
 
     /** Worker thread, when it adopts a generation: counters follow the rules by id (see the class comment). */
     public void adopt(RuleSet next) {
+        flush();
         if (next == rules) {
             return;
         }
@@ -73,17 +81,38 @@ public final class RuleCounters {
         published = new Table(next, moved);
     }
 
-    /** Counts a packet of {@code length} bytes under action {@code actionIndex}'s rule, if it has one. */
+    /**
+     * Counts a packet of {@code length} bytes under action {@code actionIndex}'s rule, if it has one; readers see it
+     * after the next {@link #flush}.
+     */
     public void count(int actionIndex, int length) {
-        int rule = actions.ruleIndex(actionIndex);
+        if (actionIndex != runAction) {
+            flush();
+            runAction = actionIndex;
+        }
+        runPackets++;
+        runBytes += length;
+    }
+
+    /**
+     * Adds the packets counted since the last flush to their rule: the worker flushes after every burst (before the
+     * actions can change meaning), so readers lag it by a burst at most.
+     */
+    public void flush() {
+        if (runPackets == 0) {
+            return;
+        }
+        int rule = actions.ruleIndex(runAction);
         if (rule == ActionTable.UNRESOLVED) {
-            rule = rules.indexOf(actions.get(actionIndex).ruleId());
-            actions.ruleIndex(actionIndex, rule);
+            rule = rules.indexOf(actions.get(runAction).ruleId());
+            actions.ruleIndex(runAction, rule);
         }
         if (rule >= 0) {
-            values[rule * COUNTER_COUNT + PACKETS]++;
-            values[rule * COUNTER_COUNT + BYTES] += length;
+            values[rule * COUNTER_COUNT + PACKETS] += runPackets;
+            values[rule * COUNTER_COUNT + BYTES] += runBytes;
         }
+        runPackets = 0;
+        runBytes = 0;
     }
 
     /** Counts a connection the rule {@code ruleId} allowed to start (or start again). Slow path. */

@@ -126,6 +126,7 @@ final class BurstPipeline {
             recover();
             throw t; // counted and logged by the duty cycle
         } finally {
+            ruleCounters.flush();
             long busy = clock.nanoTime() - start;
             long[] q = queue.counters().values();
             q[RxQueue.PACKETS] += n;
