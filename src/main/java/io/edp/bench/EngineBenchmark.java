@@ -2,6 +2,7 @@ package io.edp.bench;
 
 import io.edp.bench.EngineCaseRun.Measurement;
 import io.edp.bench.EngineCaseRun.Placement;
+import io.edp.engine.nic.NicDriver;
 import io.edp.engine.numa.CpuAffinity;
 import io.edp.engine.numa.CpuSet;
 import io.edp.engine.worker.Worker;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -34,6 +36,11 @@ final class EngineBenchmark {
     static final int BENCH_THREADS = 2;
     /** A round counts as disturbed when other tasks were runnable, on average, half of its window or more. */
     static final double DISTURBED_ABOVE = BENCH_THREADS + 0.5;
+    /**
+     * A round counts as wire-bound when the worker received fewer frames a poll than this (7/8 of a full burst): it
+     * waited for the traffic generator, so its CPU per packet includes polls that found little or nothing.
+     */
+    static final double WIRE_BOUND_BELOW = NicDriver.MAX_BURST * 7 / 8.0;
     /** Marks the line by which a forked case hands its measurement to the parent. */
     static final String ROUND_PREFIX = "edp-bench-round ";
     private static final Path OUTPUT = Path.of("target", "bench", "engine.json");
@@ -57,8 +64,11 @@ final class EngineBenchmark {
         static final Settings QUICK = new Settings(3, 500, 1_000, EngineCase.ALL);
     }
 
-    /** One round of one case; {@code disturbed} when other work competed with the case's threads. */
-    record Run(int round, String caseId, boolean disturbed, Measurement measurement) {
+    /**
+     * One round of one case; {@code disturbed} when other work competed with the case's threads, {@code wireBound}
+     * when the worker waited for frames ({@link #WIRE_BOUND_BELOW}).
+     */
+    record Run(int round, String caseId, boolean disturbed, boolean wireBound, Measurement measurement) {
     }
 
     /** A figure over the rounds. */
@@ -234,11 +244,14 @@ final class EngineBenchmark {
                     throw e;
                 }
                 boolean disturbed = m.runnableTasks() > DISTURBED_ABOVE;
-                runs.add(new Run(round, c.id(), disturbed, m));
+                boolean wireBound = m.packetsPerPoll() < WIRE_BOUND_BELOW;
+                runs.add(new Run(round, c.id(), disturbed, wireBound, m));
                 out.printf(Locale.ROOT, "worker %.1f ns/pkt, pipeline %.1f ns/pkt, %.2f Mpps, runnable %.1f, "
-                        + "round trip %.0f ns%s%s%s%n", m.workerNsPerPacket(), m.pipelineNsPerPacket(), m.mpps(),
+                        + "round trip %.0f ns%s%s%s%s%n", m.workerNsPerPacket(), m.pipelineNsPerPacket(), m.mpps(),
                         m.runnableTasks(), m.coreRoundTripNs(), idleLine(m),
                         disturbed ? "  DISTURBED: other work competed for the CPUs" : "",
+                        wireBound ? String.format(Locale.ROOT, "  WIRE-BOUND: %.1f frames a poll",
+                                m.packetsPerPoll()) : "",
                         trapStorm(m) ? "  JIT TRAP STORM: " + m.jitTraps() + " traps in the window ("
                                 + trapLog(c, round) + ")" : "");
             }
@@ -253,6 +266,14 @@ final class EngineBenchmark {
                     + "average through their window (this case's own threads: %d), so other work took CPU from "
                     + "them. Their figures are in the ranges; trust the medians only where the ranges are narrow.%n",
                     disturbed, runs.size(), DISTURBED_ABOVE, BENCH_THREADS);
+        }
+        long wireBound = runs.stream().filter(Run::wireBound).count();
+        if (wireBound > 0) {
+            out.printf(Locale.ROOT, "WARNING: in %d of %d runs the worker received fewer than %.0f frames a poll: it "
+                    + "waited for the traffic generator, so its CPU per packet includes polls that found little or "
+                    + "nothing (%s).%n", wireBound, runs.size(), WIRE_BOUND_BELOW, runs.stream()
+                    .filter(Run::wireBound).map(r -> r.caseId() + " round " + r.round())
+                    .collect(Collectors.joining(", ")));
         }
         long storms = runs.stream().filter(r -> trapStorm(r.measurement())).count();
         if (storms > 0) {
@@ -354,7 +375,8 @@ final class EngineBenchmark {
         out.printf("median [min–max] of %d rounds; columns:%n", settings.rounds());
         out.println("""
                   worker ns/pkt, worker M pkts/core-s: the worker thread's CPU time per packet received (idle
-                    polling included: a worker that finds its queue empty, pkts/poll well below 32, pays for it)
+                    polling included: a worker that finds its queue empty, pkts/poll well below 32, pays for it;
+                    below 28 the run is marked WIRE-BOUND: the worker waited for the traffic generator)
                   pipeline ns/pkt: worker plus traffic-generator thread CPU per packet: building each frame and the
                     NIC model's copy of it into a posted buffer (its spinning while none is posted included)
                   busy ns/pkt: wall time of the worker's non-empty bursts per packet (inflated when it is

@@ -29,8 +29,14 @@ class EngineBenchmarkTest {
                 .readTree(Files.readString(workingDirectory.resolve("target/bench/engine.json")));
         assertThat(report.get("launcher").toString()).contains("-Dedp.bench.flag=kept");
         List<String> order = new ArrayList<>();
+        boolean anyWireBound = false;
         for (JsonNode run : report.get("runs")) {
             order.add(run.get("round").asInt() + ":" + run.get("case_id").asString());
+            double perPoll = run.get("measurement").get("packets_per_poll").asDouble();
+            boolean wireBound = run.get("wire_bound").asBoolean();
+            assertThat(wireBound).as("wire-bound at %.1f frames a poll", perPoll)
+                    .isEqualTo(perPoll < EngineBenchmark.WIRE_BOUND_BELOW);
+            anyWireBound |= wireBound;
             assertThat(run.get("measurement").get("packets").asLong()).isPositive();
             assertThat(run.get("measurement").get("jit_traps").asLong()).as("the window's traps, counted")
                     .isNotNegative();
@@ -42,6 +48,8 @@ class EngineBenchmarkTest {
             }
         }
         assertThat(order).containsExactly("1:floor", "1:legacy-desc128-64", "2:floor", "2:legacy-desc128-64");
+        assertThat(output.contains("WIRE-BOUND")).as("runs flagged where the worker waited for frames")
+                .isEqualTo(anyWireBound);
         JsonNode legacy = report.get("summary").get(1);
         assertThat(legacy.get("descriptor_bytes").asInt()).isEqualTo(128);
         JsonNode workerNs = legacy.get("figures").get("worker_ns_per_packet");
