@@ -111,9 +111,15 @@ public final class FlowCache implements RestingEntries {
     private static final int WORDS = 16;
     /** Words of a flow key ({@link FlowKey}: srcHi, srcLo, dstHi, dstLo, l4, l2). */
     static final int KEY_WORDS = 6;
-    /** Where an entry holds each word of its flow key, in the key's order (the layout above). */
-    private static final int[] KEY_WORD_AT = {0, 8, 1, 9, 2, 3};
+    /** Entry words (the layout above): line 0 from 0, line 1 from 8. */
+    private static final int SRC_HI_WORD = 0;
+    private static final int DST_HI_WORD = 1;
     private static final int L4_WORD = 2;
+    private static final int L2_WORD = 3;
+    private static final int SRC_LO_WORD = 8;
+    private static final int DST_LO_WORD = 9;
+    /** Where an entry holds each word of its flow key, in the key's order. */
+    private static final int[] KEY_WORD_AT = {SRC_HI_WORD, SRC_LO_WORD, DST_HI_WORD, DST_LO_WORD, L4_WORD, L2_WORD};
     private static final int META_WORD = 4;
     private static final int STAMP_WORD = 5;
     private static final int PACKETS_WORD = 6;
@@ -124,7 +130,7 @@ public final class FlowCache implements RestingEntries {
     private static final int FLAG_BITS = 8;
     /** {@link #install} connection reference of an entry that rests on no connection. */
     public static final int NO_CONNECTION = -1;
-    /** Word 7's mark of a registered entry, in its connection reference's half (references stay below it). */
+    /** The stamp word's mark of a registered entry, in its connection reference's half (references stay below). */
     private static final int RESTING = 1 << 30;
     /** Reads the stamp word of an entry from another thread (the connection table, {@link #lastHit}). */
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
@@ -316,7 +322,7 @@ public final class FlowCache implements RestingEntries {
      */
     public void warm(int slot, long l4) {
         int base = slot * WORDS;
-        warmed += get(base) + (FlowKey.ipVersion(l4) == 4 ? 0 : get(base + KEY_WORD_AT[1]));
+        warmed += get(base) + (FlowKey.ipVersion(l4) == 4 ? 0 : get(base + SRC_LO_WORD));
     }
 
     /**
@@ -684,12 +690,12 @@ public final class FlowCache implements RestingEntries {
     private boolean matches(int base, MemorySegment d, long keyBase) {
         long l4 = d.get(LONG, keyBase + FlowKey.L4);
         return get(base + L4_WORD) == l4
-                && get(base + KEY_WORD_AT[0]) == d.get(LONG, keyBase + FlowKey.SRC_HI)
-                && get(base + KEY_WORD_AT[2]) == d.get(LONG, keyBase + FlowKey.DST_HI)
-                && get(base + KEY_WORD_AT[5]) == d.get(LONG, keyBase + FlowKey.L2)
+                && get(base + SRC_HI_WORD) == d.get(LONG, keyBase + FlowKey.SRC_HI)
+                && get(base + DST_HI_WORD) == d.get(LONG, keyBase + FlowKey.DST_HI)
+                && get(base + L2_WORD) == d.get(LONG, keyBase + FlowKey.L2)
                 && (FlowKey.ipVersion(l4) == 4
-                        || get(base + KEY_WORD_AT[1]) == d.get(LONG, keyBase + FlowKey.SRC_LO)
-                        && get(base + KEY_WORD_AT[3]) == d.get(LONG, keyBase + FlowKey.DST_LO));
+                        || get(base + SRC_LO_WORD) == d.get(LONG, keyBase + FlowKey.SRC_LO)
+                        && get(base + DST_LO_WORD) == d.get(LONG, keyBase + FlowKey.DST_LO));
     }
 
     private int freeOrVictim(int hash, int nowMillis) {
