@@ -36,10 +36,12 @@ public final class RuleCounters {
     /** Counts the first rule set takes over by id, then null. */
     private Map<Integer, long[]> carried;
     /**
-     * Packets counted under action {@code runAction} since the last {@link #flush}, not yet added: a run of
-     * packets under one action (one flow's, or those of many flows one rule let out of one port) adds once.
+     * Packets counted under action {@code runAction} (whose rule's index is {@code runRule}, resolved when the run
+     * began) since the last {@link #flush}, not yet added: a run of packets under one action (one flow's, or those of
+     * many flows one rule let out of one port) adds once.
      */
     private int runAction = -1;
+    private int runRule = -1;
     private long runPackets;
     private long runBytes;
 
@@ -89,28 +91,33 @@ public final class RuleCounters {
         if (actionIndex != runAction) {
             flush();
             runAction = actionIndex;
+            runRule = ruleIndexOf(actionIndex);
         }
         runPackets++;
         runBytes += length;
     }
 
+    /** The index of action {@code actionIndex}'s rule in the rule set, or -1; looked up once per interned action. */
+    private int ruleIndexOf(int actionIndex) {
+        int rule = actions.ruleIndex(actionIndex);
+        if (rule == ActionTable.UNRESOLVED) {
+            rule = rules.indexOf(actions.get(actionIndex).ruleId());
+            actions.ruleIndex(actionIndex, rule);
+        }
+        return rule;
+    }
+
     /**
-     * Adds the packets counted since the last flush to their rule: the worker flushes after every burst (before the
-     * actions can change meaning), so readers lag it by a burst at most.
+     * Adds the packets counted since the last flush to their rule. The worker flushes after every burst, so readers
+     * lag it by a burst at most, and before it clears its action table: the miss path clears a full table in the
+     * middle of a burst, and an action interned after the clear may take the run's index.
      */
     public void flush() {
-        if (runPackets == 0) {
-            return;
+        if (runPackets > 0 && runRule >= 0) {
+            values[runRule * COUNTER_COUNT + PACKETS] += runPackets;
+            values[runRule * COUNTER_COUNT + BYTES] += runBytes;
         }
-        int rule = actions.ruleIndex(runAction);
-        if (rule == ActionTable.UNRESOLVED) {
-            rule = rules.indexOf(actions.get(runAction).ruleId());
-            actions.ruleIndex(runAction, rule);
-        }
-        if (rule >= 0) {
-            values[rule * COUNTER_COUNT + PACKETS] += runPackets;
-            values[rule * COUNTER_COUNT + BYTES] += runBytes;
-        }
+        runAction = -1;
         runPackets = 0;
         runBytes = 0;
     }

@@ -148,8 +148,9 @@ public final class Worker implements Runnable {
         this.routerReplies = new RouterReplies(pool);
         this.flood = new Flood(mbufs, pool, transmit, drops.values());
         this.pipeline = new BurstPipeline(clock, mbufs, mbuf, fastPath,
-                new MissPath(ioChain, fastPath, counters.values()), actions, ruleCounters, rejectReplies,
-                routerReplies, flood, transmit, flowMeter, counters.values(), drops.values(), id, captures);
+                new MissPath(ioChain, fastPath, ruleCounters, counters.values()), actions, ruleCounters,
+                rejectReplies, routerReplies, flood, transmit, flowMeter, counters.values(), drops.values(), id,
+                captures);
     }
 
     public int id() {
@@ -469,7 +470,7 @@ public final class Worker implements Runnable {
             flowMeter.flush(FlowEndReason.FORCED_END); // a mode switch: what each mode counted goes out now
         }
         fastPath.adopt(generation, g);
-        ruleCounters.adopt(g.tables().rules());
+        ruleCounters.adopt(g.tables().rules()); // adds its pending run first: it names an action of the table
         // cached entries of the old generation are revalidated before use, so their action indices are dead
         actions.clear();
         idle = g.busyPoll() ? busySpin : backoff;

@@ -39,6 +39,23 @@ class RuleCountersTest {
     }
 
     @Test
+    void aRunCountsForTheRuleOfTheActionItWasCountedUnderThoughTheTableIsClearedBeforeTheFlush() {
+        RuleCounters counters = new RuleCounters(actions, null);
+        counters.adopt(rules);
+        counters.count(second, 64);
+        counters.count(second, 64);
+        counters.flush(); // as the miss path does before it clears a full table
+        counters.count(first, 100);
+        actions.clear(); // the miss path's clear in the middle of a burst
+        int reused = actions.intern(9, VlanOp.NONE, 0, false, 0, 0, false, 0, 2);
+        counters.flush();
+        counters.count(reused, 10);
+        counters.flush();
+        assertThat(reused).as("an action interned after the clear takes a cleared index").isEqualTo(first);
+        assertThat(read(counters)).containsEntry(1, List.of(1L, 100L, 0L)).containsEntry(2, List.of(3L, 138L, 0L));
+    }
+
+    @Test
     void aNewRuleSetTakesOverWhatWasCountedBeforeIt() {
         RuleCounters counters = new RuleCounters(actions, null);
         counters.adopt(rules);
