@@ -42,7 +42,6 @@ public final class FlowKey {
     public static final int L2 = 40;
     public static final int TCP_FLAGS = 48;
     public static final int TTL = 49;
-    public static final int FLAGS = 50;
     public static final int INNER_TAG = 52;
     public static final int ETHER_TYPE = 54;
     public static final int SRC_MAC = 58;

@@ -19,8 +19,7 @@ class RuleCountersTest {
 
     @Test
     void runsAndInterleavedActionsAddUpExactlyAtTheFlush() {
-        RuleCounters counters = new RuleCounters(actions, null);
-        counters.adopt(rules);
+        RuleCounters counters = counting();
         int[] burst = {first, first, first, second, first, ruleless, second, second};
         for (int i = 0; i < burst.length; i++) {
             counters.count(burst[i], 100 + i);
@@ -40,8 +39,7 @@ class RuleCountersTest {
 
     @Test
     void aRunCountsForTheRuleOfTheActionItWasCountedUnderThoughTheTableIsClearedBeforeTheFlush() {
-        RuleCounters counters = new RuleCounters(actions, null);
-        counters.adopt(rules);
+        RuleCounters counters = counting();
         counters.count(second, 64);
         counters.count(second, 64);
         counters.flush(); // as the miss path does before it clears a full table
@@ -57,12 +55,18 @@ class RuleCountersTest {
 
     @Test
     void aNewRuleSetTakesOverWhatWasCountedBeforeIt() {
-        RuleCounters counters = new RuleCounters(actions, null);
-        counters.adopt(rules);
+        RuleCounters counters = counting();
         counters.count(second, 64);
         counters.count(second, 64);
         counters.adopt(new RuleSet(List.of(FirewallRule.of(2, "any", "any", 6, Verdict.ALLOW))));
         assertThat(read(counters)).containsExactly(Map.entry(2, List.of(2L, 128L, 0L)));
+    }
+
+    /** Counters of a worker with {@link #actions}, running {@link #rules}. */
+    private RuleCounters counting() {
+        RuleCounters counters = new RuleCounters(actions, null);
+        counters.adopt(rules);
+        return counters;
     }
 
     private static Map<Integer, List<Long>> read(RuleCounters counters) {
