@@ -170,8 +170,6 @@ public final class FlowCache implements RestingEntries {
     private final int minExpiryMillis;
     private final int expirySpreadMillis;
     private long random;
-    /** Sum of warmed words: keeps the loads of {@link #warm} from being optimized away. */
-    private long warmed;
     private int sweepCursor;
     /**
      * No entry expires before this (ms, wrap-safe; meaningless while {@link #boundByNone}, when the cache is
@@ -308,38 +306,64 @@ public final class FlowCache implements RestingEntries {
      * leaves about 3 in 10 entries of a 95 %-full cache there.
      */
     public int likelySlot(int hash) {
-        int slot = signedIn(primary(hash), hash);
-        return slot >= 0 ? slot : signedIn(secondary(hash), hash);
-    }
-
-    /**
-     * Loads the lines a hit of the key with L4 word {@code l4} reads in the entry at {@code slot} (any slot below
-     * the capacity), without deciding anything: line 0, and line 1 for an IPv6 key, whose lookup compares its low
-     * address words there. A burst finds all its packets' {@link #likelySlot}s first and then loads their entries in
-     * a loop of loads only, so that as many of the burst's misses as the core can hold are in flight at once. The
-     * connection line a hit stores its time into is not warmed: a store that misses does not stall the worker,
-     * and loading that line ahead made the stage slower (docs/benchmarks.md).
-     */
-    public void warm(int slot, long l4) {
-        int base = slot * WORDS;
-        warmed += get(base) + (FlowKey.ipVersion(l4) == 4 ? 0 : get(base + SRC_LO_WORD));
-    }
-
-    /**
-     * Loads the signature row of the primary bucket of {@code hash} and returns a signature of it, without deciding
-     * anything: a burst loads all its packets' rows in a loop of loads only, before {@link #likelySlot} reads them.
-     */
-    public int touchRow(int hash) {
-        return signatures[primary(hash)];
-    }
-
-    /** The last slot of the bucket at {@code first} whose signature is {@code hash}, or -1; without branches. */
-    private int signedIn(int first, int hash) {
-        int slot = -1;
-        for (int s = first; s < first + WAYS; s++) {
-            slot = signatures[s] == hash ? s : slot;
+        int first = primary(hash);
+        int ways = signedWays(first, hash);
+        if (ways == 0) {
+            first = secondary(hash);
+            ways = signedWays(first, hash);
         }
-        return slot;
+        return ways == 0 ? -1 : first + 31 - Integer.numberOfLeadingZeros(ways);
+    }
+
+    /**
+     * The flow cache's part of a burst's warm stage, for packets {@code [0, n)} with flow hashes {@code hashes} and
+     * key L4 words {@code l4Words}: loads each primary signature row, then sets {@code likely} to each
+     * {@link #likelySlot} from the rows now at hand (0 for none: slot 0 stands in, a line warm anyway after the first
+     * bursts), then loads the entry lines a hit reads: line 0, and line 1 for an IPv6 key, whose lookup compares its
+     * low address words there. Each is a loop of little but its loads, so that as many of the burst's misses as the
+     * core can hold are in flight at once; here, in one method, the JIT keeps the rows and the entries' address in
+     * registers (the same loops calling through the fast path per packet were 2–4 ns a packet slower at 125,000
+     * flows). The connection line a hit stores its time into is not loaded: a store that misses does not stall the
+     * worker, and loading that line ahead made the stage slower (docs/benchmarks.md). Returns a sum of what was
+     * loaded, for the caller to keep: loads whose values nothing uses may be dropped.
+     */
+    public long warm(int[] hashes, long[] l4Words, int[] likely, int n) {
+        int[] rows = signatures;
+        long loaded = 0;
+        for (int i = 0; i < n; i++) {
+            loaded += rows[primary(hashes[i])];
+        }
+        for (int i = 0; i < n; i++) {
+            likely[i] = Math.max(0, likelySlot(hashes[i]));
+        }
+        boolean ipv6 = false;
+        for (int i = 0; i < n; i++) {
+            loaded += get(likely[i] * WORDS);
+            ipv6 |= FlowKey.ipVersion(l4Words[i]) != 4;
+        }
+        if (ipv6) {
+            for (int i = 0; i < n; i++) {
+                if (FlowKey.ipVersion(l4Words[i]) != 4) {
+                    loaded += get(likely[i] * WORDS + SRC_LO_WORD);
+                }
+            }
+        }
+        return loaded;
+    }
+
+    /**
+     * The ways of the bucket at {@code first} whose signature is {@code hash}, as bits (way w: bit w), in
+     * arithmetic only. A select per way ({@code ? :}) cost as a branch would that mispredicts once a row: with many
+     * flows the way that matches is a random one of four. The arithmetic took 2–9 ns a packet off 125,000 flows
+     * and nothing off one (docs/benchmarks.md, the twentieth round). The highest bit is the last such way.
+     */
+    private int signedWays(int first, int hash) {
+        int ways = 0;
+        for (int w = 0; w < WAYS; w++) {
+            int x = signatures[first + w] ^ hash;
+            ways |= ((x - 1) & ~x) >>> 31 << w; // 1 exactly when x is 0
+        }
+        return ways;
     }
 
     /** The action index of a current entry found by {@link #lookup}. */

@@ -61,6 +61,12 @@ final class BurstPipeline {
     /** The running captures as this burst read them (null: none) and the burst's receive time. */
     private CaptureSession[] taps;
     private long burstNanos;
+    /**
+     * When the next burst starts, as far as its busy time goes: the duty cycle's start ({@link #cycleStarts}), then
+     * the end of the cycle's last burst. One clock read a burst instead of two: a read costs 15–30 ns on this
+     * kind of virtual machine (kvm-clock), a packet or so of a burst's time.
+     */
+    private long nextStartNanos;
 
     private final int[] burst = new int[NicDriver.MAX_BURST];
     private final int[] parsed = new int[NicDriver.MAX_BURST];
@@ -104,12 +110,19 @@ final class BurstPipeline {
         injectedFault = fault;
     }
 
+    /** A duty cycle polls its queues from {@code nowNanos} on: the first burst's busy time starts there. */
+    void cycleStarts(long nowNanos) {
+        nextStartNanos = nowNanos;
+    }
+
     /**
      * Receives a burst of up to {@link NicDriver#MAX_BURST} frames from {@code queue} and runs it through every
-     * stage; counts RX packets, bytes and busy time for the queue and the worker. Returns the frames received.
+     * stage; counts RX packets, bytes and busy time for the queue and the worker. Returns the frames received. A
+     * burst's busy time runs from the end of the cycle's previous burst (or the cycle's start), so it includes
+     * the empty polls of other queues in between, tens of nanoseconds each.
      */
     int poll(RxQueue queue, Generation g, int nowMillis) {
-        long start = clock.nanoTime();
+        long start = nextStartNanos;
         int n = queue.driver().rxBurst(queue.queue(), mbufs, burst, NicDriver.MAX_BURST);
         if (n == 0) {
             return 0;
@@ -127,7 +140,9 @@ final class BurstPipeline {
             throw t; // counted and logged by the duty cycle
         } finally {
             ruleCounters.flush();
-            long busy = clock.nanoTime() - start;
+            long end = clock.nanoTime();
+            nextStartNanos = end;
+            long busy = end - start;
             long[] q = queue.counters().values();
             q[RxQueue.PACKETS] += n;
             q[RxQueue.BYTES] += bytes;
@@ -197,11 +212,10 @@ final class BurstPipeline {
      * a loop of nothing but its loads: a load that misses holds up the retirement of every instruction after it, so
      * a miss amid other work stalls the core once the reorder buffer has filled behind it, while the misses of a
      * loop of loads are all in flight at once (Java has no prefetch instruction). First every packet's flow hash
-     * and IP version (from its key's L4 word), then its primary signature row (a 512 KiB array, which at 125,000
-     * flows the entries' lines keep pushing out of L2), then its likely slot from the rows now at hand, then the
-     * entries: one line for an IPv4 key, two for an IPv6 one ({@link io.edp.engine.fastpath.FlowCache}). A new
-     * flow's entry (no slot yet) stands in for nothing: slot 0 is loaded instead, a line that is warm anyway after
-     * the first few bursts. The lookup then looks at each packet's slot first.
+     * and IP version (from its key's L4 word), then the flow cache's loads ({@link FastPath#warm}): its primary
+     * signature row (a 512 KiB array, which at 125,000 flows the entries' lines keep pushing out of L2), its likely
+     * slot from the rows now at hand, its entry: one line for an IPv4 key, two for an IPv6 one. The lookup then
+     * looks at each packet's slot first.
      */
     private void warm(int parsedCount) {
         for (int i = 0; i < parsedCount; i++) {
@@ -209,15 +223,7 @@ final class BurstPipeline {
             hashes[i] = m.flowHash();
             l4Words[i] = m.descriptors().get(LONG, m.flowKeyAddress() + FlowKey.L4);
         }
-        for (int i = 0; i < parsedCount; i++) {
-            warmed += fastPath.touchRow(hashes[i]);
-        }
-        for (int i = 0; i < parsedCount; i++) {
-            likely[i] = Math.max(0, fastPath.likelySlot(hashes[i]));
-        }
-        for (int i = 0; i < parsedCount; i++) {
-            fastPath.warm(likely[i], l4Words[i]);
-        }
+        warmed += fastPath.warm(hashes, l4Words, likely, parsedCount);
     }
 
     /** LEGACY: touches each packet's connection-table lines now, so the misses run in parallel. */

@@ -102,22 +102,12 @@ final class FastPath {
         }
     }
 
-    /** The slot the entry of {@code hash} most likely occupies, or -1 ({@link FlowCache#likelySlot}). */
-    int likelySlot(int hash) {
-        return cache.likelySlot(hash);
-    }
-
-    /** Loads the primary signature row of {@code hash} ({@link FlowCache#touchRow}). */
-    int touchRow(int hash) {
-        return cache.touchRow(hash);
-    }
-
     /**
-     * Loads the lines a hit of the key with L4 word {@code l4} reads in the entry at {@code slot}, so that the
-     * misses of a burst's packets overlap ({@link FlowCache#warm}).
+     * Loads what the lookups of a burst's packets will read and sets their likely slots ({@link FlowCache#warm});
+     * returns a sum of what was loaded.
      */
-    void warm(int slot, long l4) {
-        cache.warm(slot, l4);
+    long warm(int[] hashes, long[] l4Words, int[] likely, int n) {
+        return cache.warm(hashes, l4Words, likely, n);
     }
 
     /**

@@ -450,6 +450,7 @@ public final class Worker implements Runnable {
         long nowNanos = clock.nanoTime();
         int nowMillis = (int) (nowNanos / 1_000_000);
         int work = 0;
+        pipeline.cycleStarts(nowNanos);
         for (int i = 0; i < queueCount; i++) {
             work += pipeline.poll(queues[i], g, nowMillis);
         }

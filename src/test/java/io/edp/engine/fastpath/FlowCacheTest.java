@@ -113,6 +113,34 @@ class FlowCacheTest {
         assertThat(counters[FlowCache.ENTRIES]).isEqualTo(keys - counters[FlowCache.EVICTIONS]);
     }
 
+    /**
+     * The likely slot matches a signature exactly, whatever its bits: signatures that differ from the hash only in
+     * the sign bit, or in every bit above the bucket's but the sign, share its bucket (the low bits pick it) and are
+     * never taken for it; of two entries that share the hash itself, the last way is the likely one.
+     */
+    @Test
+    void theLikelySlotIsTheLastWayWhoseSignatureIsTheHashExactly() {
+        FlowCache cache = cache(1_024); // 256 buckets of 4 ways: the low 8 bits of a hash pick its bucket
+        int hash = 0x1234_5670;
+        int[] nearHashes = {hash ^ Integer.MIN_VALUE, hash ^ 0x7FFF_FF00};
+        int[] nearSlots = new int[nearHashes.length];
+        for (int i = 0; i < nearHashes.length; i++) {
+            flow(i);
+            nearSlots[i] = cache.install(key, 0, nearHashes[i], 1, 1, 0);
+        }
+        assertThat(cache.likelySlot(hash)).as("no way holds the hash yet").isEqualTo(-1);
+        flow(10);
+        int first = cache.install(key, 0, hash, 1, 1, 0);
+        flow(11); // another key with the same hash
+        int second = cache.install(key, 0, hash, 1, 1, 0);
+        assertThat(List.of(first / 4, second / 4, nearSlots[0] / 4, nearSlots[1] / 4)).as("buckets")
+                .containsOnly(hash & 0xFF);
+        assertThat(cache.likelySlot(hash)).isEqualTo(Math.max(first, second));
+        for (int i = 0; i < nearHashes.length; i++) {
+            assertThat(cache.likelySlot(nearHashes[i])).isEqualTo(nearSlots[i]);
+        }
+    }
+
     @Test
     void theWarmStageFindsEveryEntryOfANearlyFullCacheDisplacedOnesIncluded() {
         int capacity = 131_072;
@@ -139,14 +167,23 @@ class FlowCacheTest {
     }
 
     @Test
-    void touchingARowReadsTheKeysPrimaryBucket() {
+    void theWarmStageSetsEachPacketsLikelySlotAndLoadsWhatItsRowAndEntryHold() {
         FlowCache cache = cache(4096);
-        int hash = flow(1);
-        assertThat(cache.touchRow(hash)).as("an empty bucket").isZero();
-        cache.install(key, 0, hash, 1, 1, 0);
-        assertThat(cache.touchRow(hash)).as("the bucket's first way, where the key went").isEqualTo(hash);
-        int otherBucket = hash + 1; // low bits differ: another primary bucket
-        assertThat(cache.touchRow(otherBucket)).isZero();
+        int[] hashes = {flow(1), flow(2), 0};
+        long[] l4Words = new long[3];
+        int[] likely = {-7, -7, -7};
+        assertThat(cache.warm(hashes, l4Words, likely, 2)).as("empty rows and entries").isZero();
+        assertThat(likely).as("no slot yet: slot 0 stands in; the third is not of the burst").containsExactly(0, 0, -7);
+        int first = cache.install(key, 0, flow(1), 1, 1, 0);
+        hashes[2] = flow(3);
+        l4Words[2] = key.get(ValueLayout.JAVA_LONG, FlowKey.L4);
+        int third = cache.install(key, 0, hashes[2], 1, 1, 0);
+        cache.warm(hashes, l4Words, likely, 3);
+        assertThat(likely).containsExactly(first, 0, third);
+        // flow 1 went to the first way of its primary bucket (1,024 buckets), so its row's first signature is its
+        // hash; its entry's first word is its source address
+        assertThat(first).isEqualTo((hashes[0] & 1023) * 4);
+        assertThat(cache.warm(hashes, l4Words, likely, 1)).isEqualTo(hashes[0] + ((long) (0x0A000000 + 1) << 32));
     }
 
     @Test
