@@ -63,8 +63,8 @@ final class BurstPipeline {
     private long burstNanos;
     /**
      * When the next burst starts, as far as its busy time goes: the duty cycle's start ({@link #cycleStarts}), then
-     * the end of the cycle's last burst. One clock read a burst instead of two: a read costs 15–30 ns on this
-     * kind of virtual machine (kvm-clock), a packet or so of a burst's time.
+     * the end of the cycle's last burst. One clock read a burst instead of two: a read cost 26–27 ns on the
+     * benchmark's virtual machine (kvm-clock), 0.8 ns a packet of a full burst.
      */
     private long nextStartNanos;
 
