@@ -168,22 +168,26 @@ class FlowCacheTest {
 
     @Test
     void theWarmStageSetsEachPacketsLikelySlotAndLoadsWhatItsRowAndEntryHold() {
-        FlowCache cache = cache(4096);
-        int[] hashes = {flow(1), flow(2), 0};
-        long[] l4Words = new long[3];
-        int[] likely = {-7, -7, -7};
+        FlowCache cache = cache(4096); // 1,024 buckets of 4 ways
+        long[] v6 = OneField.IPV6_SOURCE.words(5); // fd00::5: its low source word is in the entry's second line
+        int[] hashes = {flow(1), 0, flow(2), 0};
+        long[] l4Words = {key.get(ValueLayout.JAVA_LONG, FlowKey.L4), 0, 0, 0};
+        hashes[1] = key(v6);
+        l4Words[1] = v6[FlowKey.L4 / 8];
+        int[] likely = {-7, -7, -7, -7};
         assertThat(cache.warm(hashes, l4Words, likely, 2)).as("empty rows and entries").isZero();
-        assertThat(likely).as("no slot yet: slot 0 stands in; the third is not of the burst").containsExactly(0, 0, -7);
-        int first = cache.install(key, 0, flow(1), 1, 1, 0);
-        hashes[2] = flow(3);
-        l4Words[2] = key.get(ValueLayout.JAVA_LONG, FlowKey.L4);
-        int third = cache.install(key, 0, hashes[2], 1, 1, 0);
-        cache.warm(hashes, l4Words, likely, 3);
-        assertThat(likely).containsExactly(first, 0, third);
-        // flow 1 went to the first way of its primary bucket (1,024 buckets), so its row's first signature is its
-        // hash; its entry's first word is its source address
-        assertThat(first).isEqualTo((hashes[0] & 1023) * 4);
-        assertThat(cache.warm(hashes, l4Words, likely, 1)).isEqualTo(hashes[0] + ((long) (0x0A000000 + 1) << 32));
+        assertThat(likely).as("no slot yet: slot 0 stands in; the others are not of the burst")
+                .containsExactly(0, 0, -7, -7);
+        int v6Slot = cache.install(key, 0, hashes[1], 1, 1, 0);
+        flow(1);
+        int v4Slot = cache.install(key, 0, hashes[0], 1, 1, 0);
+        // each went to the first way of its primary bucket, whose row's first signature is its hash
+        assertThat(List.of(v4Slot, v6Slot)).containsExactly((hashes[0] & 1023) * 4, (hashes[1] & 1023) * 4);
+        long loaded = cache.warm(hashes, l4Words, likely, 2);
+        assertThat(likely).containsExactly(v4Slot, v6Slot, -7, -7);
+        // the rows' first signatures, each entry's first word (the source address' high word), and the IPv6
+        // entry's second line's low source word
+        assertThat(loaded).isEqualTo(hashes[0] + ((long) (0x0A000000 + 1) << 32) + hashes[1] + v6[0] + v6[1]);
     }
 
     @Test
