@@ -322,7 +322,7 @@ public final class FlowCache implements RestingEntries {
      * bursts), then loads the entry lines a hit reads: line 0, and line 1 for an IPv6 key, whose lookup compares its
      * low address words there. Each is a loop of little but its loads, so that as many of the burst's misses as the
      * core can hold are in flight at once; here, in one method, the JIT keeps the rows and the entries' address in
-     * registers (the same loops calling through the fast path per packet were 2–4 ns a packet slower at 125,000
+     * registers (the same loops calling through the fast path per packet were 1–4 ns a packet slower at 125,000
      * flows). The connection line a hit stores its time into is not loaded: a store that misses does not stall the
      * worker, and loading that line ahead made the stage slower (docs/benchmarks.md). Returns a sum of what was
      * loaded, for the caller to keep: loads whose values nothing uses may be dropped.
@@ -354,7 +354,7 @@ public final class FlowCache implements RestingEntries {
     /**
      * The ways of the bucket at {@code first} whose signature is {@code hash}, as bits (way w: bit w), in
      * arithmetic only. A select per way ({@code ? :}) cost as a branch would that mispredicts once a row: with many
-     * flows the way that matches is a random one of four. The arithmetic took 2–9 ns a packet off 125,000 flows
+     * flows the way that matches is a random one of four. The arithmetic took about 9 ns a packet off 125,000 flows
      * and nothing off one (docs/benchmarks.md, the twentieth round). The highest bit is the last such way.
      */
     private int signedWays(int first, int hash) {
