@@ -24,46 +24,47 @@ public final class FrameRewriter {
 
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final int ETHERNET_HEADER = 14;
 
     private FrameRewriter() {
     }
 
     /**
-     * Whether {@code a} sends {@code m} out of a port whose MTU its IP packet exceeds (IPv4 total length, IPv6 40 +
-     * payload length, as the parser kept them; never ARP): the worker drops it before the rewrite, and the packet
-     * trace says so.
+     * Whether {@code a} sends {@code m}, a frame of {@code length} bytes, out of a port whose MTU its IP packet
+     * exceeds (IPv4 total length, IPv6 40 + payload length, as the parser kept them; never ARP): the worker drops it
+     * before the rewrite, and the packet trace says so. The parser lets no IP packet run past its frame, so a frame
+     * no longer than the MTU and an Ethernet header cannot exceed it, and its IP length is then not read.
      */
-    public static boolean exceedsMtu(Mbuf m, Action a, ForwardingTables t) {
-        return !a.drops() && m.ipLength() > t.mtu(a.outPort());
+    public static boolean exceedsMtu(Mbuf m, int length, Action a, ForwardingTables t) {
+        if (a.drops()) {
+            return false;
+        }
+        int mtu = t.mtu(a.outPort());
+        return length - ETHERNET_HEADER > mtu && m.ipLength() > mtu;
     }
 
-    /** Rewrites the frame of {@code m}; returns {@link #FORWARD} or a {@link DropReason} ordinal. */
+    /**
+     * Rewrites the frame of {@code m}; returns {@link #FORWARD} or a {@link DropReason} ordinal. Every packet of the
+     * fast path runs this, so it touches memory in as few accesses as it can: each costs the JIT about 900 nodes of
+     * the budget after which it stops inlining into the worker's compile unit (docs/engine.md, the pipeline).
+     */
     public static int apply(Mbuf m, Action a) {
         if (a.drops()) {
             return a.dropReason();
         }
         MemorySegment data = m.data();
-        long frame = m.dataAddress();
-        if (a.decrementTtl()) {
-            long l3 = frame + m.l3Offset();
-            int version = FlowKey.ipVersion(m.descriptors().get(LONG, m.flowKeyAddress() + FlowKey.L4));
-            long ttlAt = l3 + (version == 4 ? 8 : 7);
-            int ttl = data.get(BYTE, ttlAt) & 0xFF;
-            if (ttl <= 1) {
-                return DropReason.TTL_EXCEEDED.ordinal();
-            }
-            data.set(BYTE, ttlAt, (byte) (ttl - 1));
-            if (version == 4) {
-                // TTL is the high byte of a 16-bit word: decrementing it raises the one's-complement sum by 0x100
-                int sum = (data.get(U16, l3 + 10) & 0xFFFF) + 0x100;
-                data.set(U16, l3 + 10, (short) ((sum & 0xFFFF) + (sum >>> 16)));
-            }
+        long firstWord = m.firstWord();
+        long frame = m.dataAddress(firstWord);
+        if (a.decrementTtl() && !decrementedTtl(m, data, frame + m.l3Offset())) {
+            return DropReason.TTL_EXCEEDED.ordinal();
         }
         VlanOp op = a.vlanOp();
         if (op == VlanOp.PUSH && a.rewriteMacs()) {
-            // the new MACs go straight where the push puts them: no store of them read back by the move
-            writeMacs(data, frame - 4, a.dstMac(), a.srcMac());
-            tag(m, data, frame, a.vlan());
+            // the new MACs and the tag go straight where the push puts them: two stores for the 16 bytes
+            long srcMac = a.srcMac();
+            data.set(U64, frame - 4, (a.dstMac() << 16) | ((srcMac >>> 32) & 0xFFFF));
+            data.set(U64, frame + 4, (srcMac << 32) | ((long) FlowKey.ETHERTYPE_VLAN << 16) | (a.vlan() & 0xFFFF));
+            m.frontMoved(firstWord, -4);
             return FORWARD;
         }
         if (a.rewriteMacs()) {
@@ -71,6 +72,28 @@ public final class FrameRewriter {
         }
         vlan(m, op, a.vlan());
         return FORWARD;
+    }
+
+    /**
+     * Decrements the TTL (IPv4, updating the header checksum, RFC 1624) or the hop limit (IPv6) of the IP header
+     * at {@code l3}; false, and nothing written, when it would reach 0.
+     */
+    private static boolean decrementedTtl(Mbuf m, MemorySegment data, long l3) {
+        boolean v4 = FlowKey.ipVersion(m.descriptors().get(LONG, m.flowKeyAddress() + FlowKey.L4)) == 4;
+        // the big-endian word from the header's fifth byte holds IPv4's TTL and checksum, IPv6's hop limit
+        long word = data.get(U64, l3 + 4);
+        int shift = v4 ? 24 : 32;
+        if (((word >>> shift) & 0xFF) <= 1) {
+            return false;
+        }
+        word -= 1L << shift;
+        if (v4) {
+            // TTL is the high byte of a 16-bit word: decrementing it raises the one's-complement sum by 0x100
+            int sum = ((int) word & 0xFFFF) + 0x100;
+            word = (word & ~0xFFFFL) | ((sum & 0xFFFF) + (sum >>> 16));
+        }
+        data.set(U64, l3 + 4, word);
+        return true;
     }
 
     /** Pushes, pops or sets the frame's VLAN tags as {@code op} says ({@code vid}: the tag pushed or set). */
@@ -94,10 +117,8 @@ public final class FrameRewriter {
 
     /** Writes a pushed tag into the 4 bytes the MACs moved out of (they now start at {@code frame - 4}). */
     private static void tag(Mbuf m, MemorySegment data, long frame, int vid) {
-        data.set(U16, frame + 8, (short) FlowKey.ETHERTYPE_VLAN);
-        data.set(U16, frame + 10, (short) vid);
-        m.dataOffset(m.dataOffset() - 4).dataLength(m.dataLength() + 4);
-        m.l3Offset(m.l3Offset() + 4);
+        data.set(U32, frame + 8, FlowKey.ETHERTYPE_VLAN << 16 | (vid & 0xFFFF));
+        m.frontMoved(m.firstWord(), -4);
     }
 
     /** Keeps the priority bits of the tag control word at {@code tci}, replaces its VID. */
@@ -109,8 +130,7 @@ public final class FrameRewriter {
     private static void pop(Mbuf m, MemorySegment data, long frame, int tags) {
         int bytes = 4 * tags;
         moveMacs(data, frame, frame + bytes);
-        m.dataOffset(m.dataOffset() + bytes).dataLength(m.dataLength() - bytes);
-        m.l3Offset(m.l3Offset() - bytes);
+        m.frontMoved(m.firstWord(), bytes);
     }
 
     /** Moves the 12 MAC bytes (overlapping moves included: both words are read before writing). */

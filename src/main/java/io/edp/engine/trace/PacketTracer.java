@@ -195,7 +195,7 @@ public final class PacketTracer {
                 return new Verdict(applied.outPort() == Action.FLOOD ? Outcome.FLOODED : Outcome.ANSWERED, -1, null,
                         null, applied.ruleId(), applied.toString(), false);
             }
-            if (FrameRewriter.exceedsMtu(m, applied, t)) {
+            if (FrameRewriter.exceedsMtu(m, m.dataLength(), applied, t)) {
                 return dropped(DropReason.MTU_EXCEEDED, applied.ruleId(), applied.toString(), false);
             }
             int rewritten = FrameRewriter.apply(m, applied);

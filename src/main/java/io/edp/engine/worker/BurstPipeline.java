@@ -25,10 +25,11 @@ import java.lang.foreign.ValueLayout;
  * One worker's packet pipeline, for one RX burst at a time, in the order a packet meets its stages:
  * <pre>
  *   {@link #poll rx} → {@link #touch} → {@link #parse} → {@link #warm} →
- *       per packet: {@link FastPath#lookup} ── miss → {@link MissPath#process} → {@link FastPath#install}
- *                   (IPFIX: a packet the cache did not count → {@link FlowMeter#count})
- *                   → {@link #rewrite} (REJECT and TTL_EXCEEDED: an answer; a flood: {@link Flood};
- *                     for the router: {@link RouterReplies}) → {@link Transmit#stage}
+ *       per packet: {@link #lookUp}: {@link FastPath#lookup} ── miss → {@link MissPath#process} →
+ *                     {@link FastPath#install} (IPFIX: a packet the cache did not count → {@link FlowMeter#count});
+ *                     LEGACY: {@link #slowPath}
+ *                   → {@link RuleCounters#count} → {@link #rewrite} (REJECT and TTL_EXCEEDED: an answer; a flood:
+ *                     {@link Flood}; for the router: {@link RouterReplies}) → {@link Transmit#stage}
  *   → {@link Transmit#send tx}
  * </pre>
  * Live captures tap the burst twice: as received, before parsing, and per port as handed to transmit, after the
@@ -70,6 +71,8 @@ final class BurstPipeline {
 
     private final int[] burst = new int[NicDriver.MAX_BURST];
     private final int[] parsed = new int[NicDriver.MAX_BURST];
+    /** Each frame's length as the touch stage read it, kept beside {@link #parsed} by the parse stage. */
+    private final int[] lengths = new int[NicDriver.MAX_BURST];
     /** The warm stage's slot per parsed packet, where the lookup looks first (LEGACY: unused). */
     private final int[] likely = new int[NicDriver.MAX_BURST];
     /** Each parsed packet's flow hash and its key's L4 word, as the warm stage read them (LEGACY: unused). */
@@ -154,7 +157,10 @@ final class BurstPipeline {
         return n;
     }
 
-    /** The stages over {@code burst[0, n)}; returns the bytes received. */
+    /**
+     * The stages over {@code burst[0, n)}; returns the bytes received. Per packet, the lookup is a call into a
+     * compile unit of its own and everything after it is compiled here ({@link CompileUnits}).
+     */
     private long process(int n, Generation g, int nowMillis) {
         long bytes = touch(n);
         int parsedCount = parse(n);
@@ -166,9 +172,20 @@ final class BurstPipeline {
         } else {
             warmConnections(parsedCount, g.tables().connections());
         }
+        boolean fast = g.fastPath();
         for (int i = 0; i < parsedCount; i++) {
             heldFrom = i;
-            decide(parsed[i], likely[i], hashes[i], g, nowMillis);
+            int index = parsed[i];
+            int length = lengths[i];
+            int actionIndex = fast ? lookUp(index, length, likely[i], hashes[i], g, nowMillis)
+                    : slowPath(index, g, nowMillis);
+            if (actionIndex < 0) {
+                drops[DropReason.ACTION_TABLE_FULL.ordinal()]++;
+                mbufs.free(index);
+                continue;
+            }
+            ruleCounters.count(actionIndex, length); // here, after either path: a hit counts as a miss would
+            rewrite(index, mbuf.wrap(index), length, actions.get(actionIndex), g, nowMillis);
         }
         heldFrom = heldCount;
         transmit.send(g, taps, burstNanos);
@@ -180,8 +197,11 @@ final class BurstPipeline {
         long bytes = 0;
         for (int i = 0; i < n; i++) {
             Mbuf m = mbuf.wrap(burst[i]);
-            warmed += m.data().get(ValueLayout.JAVA_LONG_UNALIGNED, m.dataAddress());
-            bytes += m.dataLength();
+            long firstWord = m.firstWord();
+            warmed += m.data().get(ValueLayout.JAVA_LONG_UNALIGNED, m.dataAddress(firstWord));
+            int length = Mbuf.dataLength(firstWord);
+            lengths[i] = length;
+            bytes += length;
         }
         return bytes;
     }
@@ -198,6 +218,7 @@ final class BurstPipeline {
                 drops[verdict]++;
                 mbufs.free(burst[i]);
             } else {
+                lengths[parsedCount] = lengths[i];
                 parsed[parsedCount++] = burst[i];
             }
         }
@@ -239,27 +260,30 @@ final class BurstPipeline {
     }
 
     /**
-     * One packet, in arrival order: its action from the fast path (which looks at the warm stage's slot first) or
-     * the miss path, then rewrite and stage.
+     * One packet's action from the fast path, which looks at the warm stage's slot first, or on a miss from the miss
+     * path, cached for the flow's next packets; -1 when the action table is full. A compile unit of its own
+     * ({@link CompileUnits}): the flow cache's lookup is most of the hit path's memory accesses.
      */
-    private void decide(int index, int likelySlot, int hash, Generation g, int nowMillis) {
+    private int lookUp(int index, int length, int likelySlot, int hash, Generation g, int nowMillis) {
         Mbuf m = mbuf.wrap(index);
-        int length = m.dataLength();
-        int actionIndex = g.fastPath() ? fastPath.lookup(m, hash, length, g, nowMillis, likelySlot) : FastPath.MISS;
+        int actionIndex = fastPath.lookup(m, hash, length, g, nowMillis, likelySlot);
         if (actionIndex == FastPath.MISS) {
             actionIndex = missPath.process(m, g, nowMillis);
-            boolean cached = g.fastPath() && fastPath.install(m, g, nowMillis, actionIndex);
-            if (!cached && meter.on()) {
+            if (!fastPath.install(m, length, g, nowMillis, actionIndex) && meter.on()) {
                 meter(m, actionIndex, nowMillis);
             }
         }
-        if (actionIndex < 0) {
-            drops[DropReason.ACTION_TABLE_FULL.ordinal()]++;
-            mbufs.free(index);
-            return;
+        return actionIndex;
+    }
+
+    /** LEGACY: every packet's action from the miss path; -1 when the action table is full. */
+    private int slowPath(int index, Generation g, int nowMillis) {
+        Mbuf m = mbuf.wrap(index);
+        int actionIndex = missPath.process(m, g, nowMillis);
+        if (meter.on()) {
+            meter(m, actionIndex, nowMillis);
         }
-        ruleCounters.count(actionIndex, length); // here, after either path: a hit counts as a miss would
-        rewrite(index, m, actions.get(actionIndex), g, nowMillis);
+        return actionIndex;
     }
 
     /** Counts a packet the flow cache did not in the worker's IPFIX flow table (every packet, in LEGACY). */
@@ -276,7 +300,7 @@ final class BurstPipeline {
      * Applies the action to the frame (TTL, MACs, VLAN) and stages it for its port, floods it, answers it (a frame
      * for the router), or drops it (with an answer for REJECT and an ICMP error for an expired TTL).
      */
-    private void rewrite(int index, Mbuf m, Action action, Generation g, int nowMillis) {
+    private void rewrite(int index, Mbuf m, int length, Action action, Generation g, int nowMillis) {
         if (action.outPort() == Action.FLOOD) {
             flood.flood(index, m, action.vlan(), g, taps, burstNanos, nowMillis);
             return;
@@ -287,7 +311,7 @@ final class BurstPipeline {
             mbufs.free(index);
             return;
         }
-        if (FrameRewriter.exceedsMtu(m, action, g.tables())) {
+        if (FrameRewriter.exceedsMtu(m, length, action, g.tables())) {
             tooBig(m, action, g.tables(), nowMillis);
             mbufs.free(index);
             return;

@@ -165,11 +165,12 @@ final class FastPath {
     }
 
     /**
-     * After the miss path decided {@code actionIndex} for the packet {@link #lookup} just missed: caches a
-     * cacheable action, or forgets the stale entry that would otherwise be revalidated again on every packet.
-     * Returns whether the cache took the packet's count (sampled or not); if not, the caller counts it elsewhere.
+     * After the miss path decided {@code actionIndex} for the packet {@link #lookup} just missed (a frame of
+     * {@code length} bytes): caches a cacheable action, or forgets the stale entry that would otherwise be
+     * revalidated again on every packet. Returns whether the cache took the packet's count (sampled or not); if
+     * not, the caller counts it elsewhere.
      */
-    boolean install(Mbuf m, Generation g, int nowMillis, int actionIndex) {
+    boolean install(Mbuf m, int length, Generation g, int nowMillis, int actionIndex) {
         if (missed == UNCACHEABLE) {
             return false;
         }
@@ -182,7 +183,7 @@ final class FastPath {
             if (slot >= 0) {
                 cache.label(slot, action.ruleId(), action.outPort());
                 if (meter.sampled()) {
-                    cache.countFirst(slot, m.dataLength(), FlowKey.tcpFlags(d, key), nowMillis);
+                    cache.countFirst(slot, length, FlowKey.tcpFlags(d, key), nowMillis);
                 }
                 return true;
             }

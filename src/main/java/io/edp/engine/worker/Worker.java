@@ -129,6 +129,7 @@ public final class Worker implements Runnable {
 
     public Worker(int id, int numaNode, Clock clock, MbufPool pool, Supplier<Generation> source,
             PacketLogWriter packetLog, Map<Integer, long[]> carriedRuleCounts, Captures captures) {
+        CompileUnits.install(); // before the pipeline's code is hot enough to compile
         this.id = id;
         this.numaNode = numaNode;
         this.clock = clock;
