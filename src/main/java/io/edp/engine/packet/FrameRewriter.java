@@ -22,7 +22,6 @@ public final class FrameRewriter {
     /** {@link #apply} result: the frame is ready to transmit. */
     public static final int FORWARD = -1;
 
-    private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final int ETHERNET_HEADER = 14;
 
