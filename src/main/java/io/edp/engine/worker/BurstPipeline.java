@@ -167,25 +167,25 @@ final class BurstPipeline {
         if (injectedFault != null) {
             throwInjectedFault();
         }
-        if (g.fastPath()) {
+        boolean fast = g.fastPath();
+        if (fast) {
             warm(parsedCount);
         } else {
             warmConnections(parsedCount, g.tables().connections());
         }
-        boolean fast = g.fastPath();
         for (int i = 0; i < parsedCount; i++) {
             heldFrom = i;
             int index = parsed[i];
             int length = lengths[i];
-            int actionIndex = fast ? lookUp(index, length, likely[i], hashes[i], g, nowMillis)
-                    : slowPath(index, g, nowMillis);
+            Mbuf m = mbuf.wrap(index);
+            int actionIndex = fast ? lookUp(m, length, likely[i], hashes[i], g, nowMillis) : slowPath(m, g, nowMillis);
             if (actionIndex < 0) {
                 drops[DropReason.ACTION_TABLE_FULL.ordinal()]++;
                 mbufs.free(index);
                 continue;
             }
             ruleCounters.count(actionIndex, length); // here, after either path: a hit counts as a miss would
-            rewrite(index, mbuf.wrap(index), length, actions.get(actionIndex), g, nowMillis);
+            rewrite(index, m, length, actions.get(actionIndex), g, nowMillis);
         }
         heldFrom = heldCount;
         transmit.send(g, taps, burstNanos);
@@ -260,12 +260,11 @@ final class BurstPipeline {
     }
 
     /**
-     * One packet's action from the fast path, which looks at the warm stage's slot first, or on a miss from the miss
-     * path, cached for the flow's next packets; -1 when the action table is full. A compile unit of its own
-     * ({@link CompileUnits}): the flow cache's lookup is most of the hit path's memory accesses.
+     * The action for the packet {@code m} wraps, from the fast path, which looks at the warm stage's slot first, or on
+     * a miss from the miss path, cached for the flow's next packets; -1 when the action table is full. A compile unit
+     * of its own ({@link CompileUnits}): the flow cache's lookup is most of the hit path's memory accesses.
      */
-    private int lookUp(int index, int length, int likelySlot, int hash, Generation g, int nowMillis) {
-        Mbuf m = mbuf.wrap(index);
+    private int lookUp(Mbuf m, int length, int likelySlot, int hash, Generation g, int nowMillis) {
         int actionIndex = fastPath.lookup(m, hash, length, g, nowMillis, likelySlot);
         if (actionIndex == FastPath.MISS) {
             actionIndex = missPath.process(m, g, nowMillis);
@@ -276,9 +275,8 @@ final class BurstPipeline {
         return actionIndex;
     }
 
-    /** LEGACY: every packet's action from the miss path; -1 when the action table is full. */
-    private int slowPath(int index, Generation g, int nowMillis) {
-        Mbuf m = mbuf.wrap(index);
+    /** LEGACY: the action for the packet {@code m} wraps, from the miss path; -1 when the action table is full. */
+    private int slowPath(Mbuf m, Generation g, int nowMillis) {
         int actionIndex = missPath.process(m, g, nowMillis);
         if (meter.on()) {
             meter(m, actionIndex, nowMillis);
