@@ -18,7 +18,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * user runs it: no call of a flow-cache hit, and none of LEGACY's rewrite and staging, is left out of its compile
  * unit by C2's node budget ({@code NodeCountInliningCutoff}). One more off-heap access on the hit path can push a call
  * past that budget and cost a few ns a packet without failing anything else (docs/engine.md, the pipeline). The
- * install's calls may stay calls: they run on misses only.
+ * install's calls may stay calls: they run on misses only. And the calls the worker's compiler directive inlines are
+ * inlined where they are made (the flow cache's lookup into {@code lookUp}, the parser's IPv4 path into its entry):
+ * without it, C2 compiled them on their own first, in some JVMs or all, and called them.
  */
 class HitPathInliningTest {
 
@@ -34,6 +36,17 @@ class HitPathInliningTest {
     private static final List<String> HIT_PATH = List.of("io.edp.engine.worker.BurstPipeline::rewrite",
             "io.edp.engine.worker.FastPath::lookup", "io.edp.engine.slowpath.RuleCounters::count");
 
+    /**
+     * The calls the worker's compiler directive inlines ({@code CompileUnits}), each list in the order they nest: its
+     * first is called by the method the directive names only (the flow cache's lookup by {@code lookUp}, the IPv4 path
+     * by {@code parse}), so a call of it at a compile's own depth is that method's compile, and the others are called
+     * inside it. Both methods are compiled on their own, never inlined: the log shows their calls, not them.
+     */
+    private static final List<String> LOOKUP = List.of("io.edp.engine.worker.FastPath::lookup");
+    private static final List<String> IPV4_PATH = List.of("io.edp.engine.packet.FrameParser::ipv4",
+            "io.edp.engine.packet.FrameParser::transport", "io.edp.engine.packet.FrameParser::finish");
+    private static final String FORCED = "force inline by CompileCommand";
+
     @TempDir
     Path directory;
 
@@ -48,12 +61,34 @@ class HitPathInliningTest {
         List<String> lines = Files.readAllLines(log);
         assertThat(lines).as("the JIT logged its inlining").anyMatch(line -> line.contains(HIT_PATH.getFirst()));
         assertThat(refusedOnTheHitPath(lines)).isEmpty();
+        boolean legacy = benchCase.startsWith("legacy"); // never looks the flow cache up
+        for (List<String> directed : legacy ? List.of(IPV4_PATH) : List.of(LOOKUP, IPV4_PATH)) {
+            assertThat(directedCalls(lines, directed)).as("%s inlined where it is called, as directed", directed)
+                    .isNotEmpty().allMatch(call -> call.endsWith(FORCED));
+        }
+    }
+
+    /** The logged calls of {@code directed} inside a compile of the method the directive names, with their verdicts. */
+    private static List<String> directedCalls(List<String> lines, List<String> directed) {
+        int top = top(lines);
+        List<String> calls = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            Matcher call = CALL.matcher(lines.get(i));
+            if (!call.matches() || !directed.contains(call.group(2))) {
+                continue;
+            }
+            List<String> callers = callers(lines, i, call.group(1).length(), top);
+            String outermost = callers.isEmpty() ? call.group(2) : callers.getLast();
+            if (outermost.equals(directed.getFirst()) && callers.stream().allMatch(directed::contains)) {
+                calls.add(lines.get(i).strip());
+            }
+        }
+        return calls;
     }
 
     /** Each call refused for the node budget with a hit-path method among its callers, as "callee <- callers". */
     private static List<String> refusedOnTheHitPath(List<String> lines) {
-        int top = lines.stream().map(CALL::matcher).filter(Matcher::matches).mapToInt(call -> call.group(1).length())
-                .min().orElse(0);
+        int top = top(lines);
         List<String> refused = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             if (!lines.get(i).contains("NodeCountInliningCutoff")) {
@@ -69,6 +104,12 @@ class HitPathInliningTest {
             }
         }
         return refused;
+    }
+
+    /** The depth of a compile's own calls: the smallest in the log. */
+    private static int top(List<String> lines) {
+        return lines.stream().map(CALL::matcher).filter(Matcher::matches).mapToInt(call -> call.group(1).length())
+                .min().orElse(0);
     }
 
     /**

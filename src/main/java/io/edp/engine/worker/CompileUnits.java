@@ -16,17 +16,26 @@ import javax.management.ObjectName;
  * and the miss path) is one unit, the burst's loop keeps the rest inline. Whether C2 inlines {@code lookUp} into the
  * loop anyway depends on timing (whether it has compiled code of its own when the loop compiles), and then the
  * staging was a call again: runs at 125,000 flows without this directive fell into two groups, 109–120 and 131–141
- * ns a packet. The directive fixes the split: no method of this package inlines {@code lookUp} (docs/engine.md, the
- * pipeline). Installed through the DiagnosticCommand MBean (what {@code jcmd Compiler.directives_add} calls); a JVM
- * without it keeps its own choices, which only costs speed.
+ * ns a packet. The directive fixes the split: no method of this package inlines {@code lookUp}, and {@code lookUp}
+ * always inlines {@code FastPath.lookup} (in some JVMs C2 had compiled it on its own first and called it). A second
+ * directive does the same for the parser: {@code FrameParser.parse} inlines its IPv4 path ({@code ipv4},
+ * {@code transport}, {@code finish}), which C2 otherwise compiled on its own first and called: a call a packet
+ * with 11 arguments, in some JVMs a second one with 20 (docs/engine.md, the pipeline). Installed through the DiagnosticCommand MBean (what
+ * {@code jcmd Compiler.directives_add} calls); a JVM without it keeps its own choices, which only costs speed.
  */
 final class CompileUnits {
 
     private static final System.Logger LOG = System.getLogger(CompileUnits.class.getName());
 
-    /** The directive: for every method of this package compiled, BurstPipeline.lookUp is not inlined. */
+    /**
+     * The directives: for every method of this package compiled, BurstPipeline.lookUp is not inlined and
+     * FastPath.lookup is; for FrameParser.parse, its IPv4 path is inlined.
+     */
     static final String DIRECTIVE = "[{ match: \"io/edp/engine/worker/*.*\","
-            + " inline: \"-io/edp/engine/worker/BurstPipeline.lookUp\" }]";
+            + " inline: [\"-io/edp/engine/worker/BurstPipeline.lookUp\", \"+io/edp/engine/worker/FastPath.lookup\"] },"
+            + " { match: \"io/edp/engine/packet/FrameParser.parse\", inline: ["
+            + "\"+io/edp/engine/packet/FrameParser.ipv4\", \"+io/edp/engine/packet/FrameParser.transport\","
+            + " \"+io/edp/engine/packet/FrameParser.finish\"] }]";
 
     private static boolean installed;
 

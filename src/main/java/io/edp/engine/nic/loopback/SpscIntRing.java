@@ -33,10 +33,16 @@ final class SpscIntRing {
     private final long[] metas;
     private final int mask;
 
-    // padding keeps producer and consumer fields on separate lines
+    // padding keeps each group of fields below on a line of its own
     private long p01, p02, p03, p04, p05, p06, p07;
+    /** Read by the consumer at every poll that finds fewer entries than it asks for, written once a publish. */
     private long tail;
-    /** Producer: the next position {@link #stage} writes; entries in [tail, staged) are written, not published. */
+    private long p31, p32, p33, p34, p35, p36, p37;
+    /**
+     * Producer only: the next position {@link #stage} writes (entries in [tail, staged) are written, not
+     * published). Not beside {@link #tail}: written once an entry, it took that line from a consumer polling an
+     * emptied ring each time, and a generator barely slower than its worker became much slower.
+     */
     private long staged;
     private long headCache;
     private long p11, p12, p13, p14, p15, p16, p17;

@@ -190,6 +190,7 @@ public final class TrafficGenerator {
                 pendingFrom = 0;
                 count += n;
             }
+            nic.claim(pending);
             int delivered = 0;
             while (delivered < pending && nic.deliver(frames, (long) (pendingFrom + delivered)
                     * MbufPool.ROOM_STRIDE_BYTES, frameLength[pendingFrom + delivered])) {
