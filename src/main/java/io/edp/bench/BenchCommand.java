@@ -24,7 +24,8 @@ public final class BenchCommand {
             + " [--frames 64,1518] [--flows 1,10000] | bench push | bench rules [--rounds=N] [--window-ms=N]"
             + " | bench api [--url=URL [--host=ID]] [--hosts=N] [--seconds=N] [--warm-up=N] [--concurrency=N]"
             + " [--load=wrk|builtin|wrk,builtin]"
-            + " | bench telemetry | bench fleet [--agents N] [--replicas R] [--changes C] [--warm-up W] [--embedded E]";
+            + " | bench telemetry | bench fleet [--agents N] [--replicas R] [--changes C] [--warm-up W] [--embedded E]"
+            + " | bench wire [--rounds=N] [--window-ms=N]";
 
     public static int run(String[] args) {
         return run(args, System.out, System.err);
@@ -42,6 +43,7 @@ public final class BenchCommand {
             case "api" -> ApiBenchmark.run(options, System.getenv("EDP_AUTH"), out, err);
             case "telemetry" -> TelemetryBenchmark.run(out, err);
             case "fleet" -> FleetBenchmark.run(options, System.getenv(), out, err);
+            case "wire" -> WireBenchmark.run(options, out, err);
             // bench fleet's agent launcher, in a JVM of its own: the file of its agents' hosts, tokens and managers
             case "fleet-agents" -> options.size() == 1
                     ? AgentLauncher.run(Path.of(options.getFirst()), STATS_INTERVAL, out, err) : usage(out);
