@@ -5,11 +5,7 @@ import io.edp.engine.slowpath.FirewallRule;
 import io.edp.engine.slowpath.PortRange;
 import io.edp.engine.slowpath.RuleSet;
 import io.edp.engine.slowpath.Verdict;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -35,23 +31,12 @@ final class RuleLookupBenchmark {
     }
 
     static int run(List<String> options, PrintStream out, PrintStream err) {
-        int rounds = 5;
-        long windowMillis = 300;
-        for (String option : options) {
-            String[] nameValue = option.split("=", 2);
-            if (nameValue.length != 2 || !nameValue[1].matches("[1-9]\\d{0,6}")) {
-                err.println("bench rules: bad option " + option + " (" + USAGE + ")");
-                return 2;
-            }
-            switch (nameValue[0]) {
-                case "--rounds" -> rounds = Integer.parseInt(nameValue[1]);
-                case "--window-ms" -> windowMillis = Long.parseLong(nameValue[1]);
-                default -> {
-                    err.println("bench rules: unknown option " + option + " (" + USAGE + ")");
-                    return 2;
-                }
-            }
+        Rounds settings = Rounds.parse("rules", USAGE, options, new Rounds(5, 300), err);
+        if (settings == null) {
+            return 2;
         }
+        int rounds = settings.rounds();
+        long windowMillis = settings.windowMillis();
         var cases = new ArrayList<Case>();
         for (String shape : List.of("engine", "varied", "varied-in")) {
             for (int rules : RULE_COUNTS) {
@@ -90,14 +75,7 @@ final class RuleLookupBenchmark {
                     + "\"ns_per_lookup_median\": %.2f, \"ns_per_lookup_rounds\": %s, \"ratio_to_10_rules\": %.3f}",
                     c.shape(), c.rules(), c.ruleSet().tuples(), lookup.median(), Arrays.toString(nanos[i]), ratio));
         }
-        Path json = Path.of("target", "bench", "rules.json");
-        try {
-            Files.createDirectories(json.getParent());
-            Files.writeString(json, "[\n  " + String.join(",\n  ", rows) + "\n]\n");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        out.println("wrote " + json);
+        Rounds.write("rules", rows, out);
         return 0;
     }
 

@@ -9,14 +9,10 @@ import io.edp.engine.nic.loopback.TrafficGenerator;
 import io.edp.engine.nic.loopback.TrafficProfile;
 import io.edp.engine.numa.CpuAffinity;
 import io.edp.engine.numa.CpuSet;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -42,23 +38,12 @@ final class WireBenchmark {
     }
 
     static int run(List<String> options, PrintStream out, PrintStream err) {
-        int rounds = 5;
-        long windowMillis = 1_000;
-        for (String option : options) {
-            String[] nameValue = option.split("=", 2);
-            if (nameValue.length != 2 || !nameValue[1].matches("[1-9]\\d{0,6}")) {
-                err.println("bench wire: bad option " + option + " (" + USAGE + ")");
-                return 2;
-            }
-            switch (nameValue[0]) {
-                case "--rounds" -> rounds = Integer.parseInt(nameValue[1]);
-                case "--window-ms" -> windowMillis = Long.parseLong(nameValue[1]);
-                default -> {
-                    err.println("bench wire: unknown option " + option + " (" + USAGE + ")");
-                    return 2;
-                }
-            }
+        Rounds settings = Rounds.parse("wire", USAGE, options, new Rounds(5, 1_000), err);
+        if (settings == null) {
+            return 2;
         }
+        int rounds = settings.rounds();
+        long windowMillis = settings.windowMillis();
         List<Integer> cpus = CpuAffinity.isSupported() ? List.copyOf(CpuAffinity.currentThreadAffinity().cpus())
                 : List.of();
         if (cpus.size() < 2) {
@@ -90,14 +75,7 @@ final class WireBenchmark {
                     + "\"wire_ns_per_frame_rounds\": %s, \"mpps_median\": %.3f}", FLOWS[c], wire.median(),
                     Arrays.toString(figure(measured[c], Round::wireNanosPerFrame)), mpps.median()));
         }
-        Path json = Path.of("target", "bench", "wire.json");
-        try {
-            Files.createDirectories(json.getParent());
-            Files.writeString(json, "[\n  " + String.join(",\n  ", rows) + "\n]\n");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        out.println("wrote " + json);
+        Rounds.write("wire", rows, out);
         return 0;
     }
 
