@@ -257,8 +257,8 @@ public final class LoopbackNic implements NicDriver {
         WireQueue q = queues[rxQueue];
         SpscIntRing rx = q.rx;
         int n = rx.readable(max);
-        // an empty poll writes nothing: its queue's line is the wire's too, and a wire barely slower than its
-        // worker, meeting the worker's stores there at every frame, fell far behind
+        // an empty poll stores nothing but a due top-up: its queue's line is the wire's too, and a wire barely
+        // slower than its worker, meeting the worker's stores there at every frame, fell far behind
         if (n > 0) {
             for (int i = 0; i < n; i++) { // read in place: a copy of the ring's lines first cost a loop of its own
                 int index = rx.index(i);
