@@ -200,9 +200,9 @@ final class EngineBenchmark {
 
     /**
      * The worker on the last CPU this process may use, the traffic generator on the one before it; floating when
-     * there is only one, or the platform cannot pin threads.
+     * there is only one, or the platform cannot pin threads. {@code bench wire} places its wire and receiver so too.
      */
-    private static Placement placement() {
+    static Placement placement() {
         if (!CpuAffinity.isSupported()) {
             return Placement.FLOATING;
         }

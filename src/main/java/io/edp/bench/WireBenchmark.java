@@ -44,15 +44,15 @@ final class WireBenchmark {
         }
         int rounds = settings.rounds();
         long windowMillis = settings.windowMillis();
-        List<Integer> cpus = CpuAffinity.isSupported() ? List.copyOf(CpuAffinity.currentThreadAffinity().cpus())
-                : List.of();
-        if (cpus.size() < 2) {
+        // where bench engine puts its traffic generator and its worker
+        EngineCaseRun.Placement placement = EngineBenchmark.placement();
+        if (placement.worker().isEmpty()) {
             err.println("bench wire: needs two CPUs it may pin threads to, one for the wire and one for its receiver"
-                    + " (this process has " + cpus.size() + ")");
+                    + " (this process has fewer, or cannot pin threads here)");
             return 1;
         }
-        CpuSet wireCpu = CpuSet.of(cpus.get(cpus.size() - 2));
-        CpuSet receiverCpu = CpuSet.of(cpus.getLast());
+        CpuSet wireCpu = placement.generator();
+        CpuSet receiverCpu = placement.worker();
         out.printf(Locale.ROOT, "bench wire: %d flow counts x %d interleaved rounds, window %d ms each (after as"
                 + " long a warm-up), wire on CPU %s, receiver on CPU %s%n", FLOWS.length, rounds, windowMillis,
                 wireCpu, receiverCpu);
@@ -67,13 +67,14 @@ final class WireBenchmark {
         out.println("flows     wire ns/frame median [min-max]   Mpps median");
         var rows = new ArrayList<String>();
         for (int c = 0; c < FLOWS.length; c++) {
-            var wire = EngineBenchmark.Spread.of(figure(measured[c], Round::wireNanosPerFrame));
+            double[] wireRounds = figure(measured[c], Round::wireNanosPerFrame);
+            var wire = EngineBenchmark.Spread.of(wireRounds);
             var mpps = EngineBenchmark.Spread.of(figure(measured[c], Round::mpps));
             out.printf(Locale.ROOT, "%-9s %8.1f [%.1f-%.1f] %17.2f%n", String.format(Locale.ROOT, "%,d", FLOWS[c]),
                     wire.median(), wire.min(), wire.max(), mpps.median());
             rows.add(String.format(Locale.ROOT, "{\"flows\": %d, \"wire_ns_per_frame_median\": %.2f, "
                     + "\"wire_ns_per_frame_rounds\": %s, \"mpps_median\": %.3f}", FLOWS[c], wire.median(),
-                    Arrays.toString(figure(measured[c], Round::wireNanosPerFrame)), mpps.median()));
+                    Arrays.toString(wireRounds), mpps.median()));
         }
         Rounds.write("wire", rows, out);
         return 0;
@@ -95,11 +96,11 @@ final class WireBenchmark {
         });
         TrafficGenerator wire = nic.startTraffic(TrafficProfile.udp().withFlows(flows).withFrameBytes(64), wireCpu);
         try {
-            pause(windowMillis);
+            EngineCaseRun.pause(windowMillis);
             long frames0 = wire.sent();
             long cpu0 = threads.getThreadCpuTime(wire.threadId());
             long wall0 = System.nanoTime();
-            pause(windowMillis);
+            EngineCaseRun.pause(windowMillis);
             long frames = wire.sent() - frames0;
             long cpu = threads.getThreadCpuTime(wire.threadId()) - cpu0;
             long wall = System.nanoTime() - wall0;
@@ -117,15 +118,6 @@ final class WireBenchmark {
             }
             nic.close();
             pool.close();
-        }
-    }
-
-    private static void pause(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
     }
 
