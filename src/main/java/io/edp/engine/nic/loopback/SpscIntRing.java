@@ -78,11 +78,16 @@ final class SpscIntRing {
         return true;
     }
 
-    /** Producer: makes every staged entry visible to the consumer, with one release store. */
-    void publish() {
-        if (staged != tail) {
-            TAIL.setRelease(this, staged);
+    /**
+     * Producer: makes every staged entry visible to the consumer, with one release store; false when none was
+     * staged since the last publish.
+     */
+    boolean publish() {
+        if (staged == tail) {
+            return false;
         }
+        TAIL.setRelease(this, staged);
+        return true;
     }
 
     /** Producer: appends {@code values[0, count)} with one release store; the caller knows they fit. */

@@ -6,11 +6,13 @@ import static io.edp.engine.packet.NetworkOrder.U64;
 
 import io.edp.engine.mbuf.MbufPool;
 import io.edp.engine.nic.NicDriver;
+import io.edp.engine.numa.AddressSpace;
 import io.edp.engine.numa.CpuAffinity;
 import io.edp.engine.numa.CpuSet;
 import io.edp.engine.packet.FlowKey;
 import io.edp.engine.slowpath.Cidr;
 import io.edp.engine.slowpath.MacAddress;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -40,42 +42,54 @@ public final class TrafficGenerator {
 
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    /**
+     * Where the generator's own memory is read and written: a constant, so the JIT checks nothing per access (a
+     * segment in a field cost a session and bounds check at each of a frame's dozen accesses).
+     */
+    private static final MemorySegment MEMORY = AddressSpace.WHOLE;
+    /**
+     * The generator's memory, off the heap (so that no object the worker uses can share a line with what the
+     * wire writes at every frame), at these offsets: each frame of the burst's length, the header templates, the
+     * staging rooms, then each flow's next sequence number.
+     */
+    private static final long LENGTHS = 0;
+    private static final long TEMPLATES = LENGTHS + NicDriver.MAX_BURST * Integer.BYTES;
+    private static final long ROOMS = TEMPLATES + 6 * TEMPLATE_BYTES;
+    private static final long SEQUENCES = ROOMS + (long) NicDriver.MAX_BURST * MbufPool.ROOM_STRIDE_BYTES;
+
+    // padding keeps the fields between the two groups, written at every frame, on lines of their own
+    private long p01, p02, p03, p04, p05, p06, p07;
+    /**
+     * The flow the next frame is built for, with what {@link #build} derives from it kept as counters that step
+     * with it ({@link #nextFlow}): the divisions that define them (six a frame) were most of the generator's own
+     * time, and a generator slower than the worker starves it (docs/benchmarks.md, the nineteenth round).
+     */
+    private long flow;
+    /** {@code flow * 37 % 100} and {@code flow * 61 % 100}: where the flow falls in the profile's mix. */
+    private long protocolBucket;
+    private long familyBucket;
+    private long destination;
+    private long source;
+    /** The source port's offset ({@code flow % 60,000}) and the destination port's ({@code flow / 60,000}). */
+    private long portOffset;
+    private long portBlock;
+    private volatile long sent;
+    private long p11, p12, p13, p14, p15, p16, p17;
 
     private final TrafficProfile profile;
     private final LoopbackNic nic;
-    private final long[] nextSeq;
+    /** Keeps the generator's memory ({@link #LENGTHS}...) while the generator lives; reached at {@link #at}. */
+    private final MemorySegment memory;
+    private final long at;
     /** This run's number, in place in the sequence number. */
     private final long run = (long) RUNS.incrementAndGet() << RUN_SHIFT;
     private final long srcMac;
     private final long dstMac;
     private final int sourceBase;
     private final int destinationBase;
-    /**
-     * Staging memory, one data room per frame of a burst: the frames as the wire carries them. Spaced as the pool
-     * spaces its rooms, so that the burst's first lines do not all fall into the same two sets of the L1.
-     */
-    private final MemorySegment frames =
-            MemorySegment.ofArray(new long[NicDriver.MAX_BURST * MbufPool.ROOM_STRIDE_BYTES / Long.BYTES]);
-    private final int[] frameLength = new int[NicDriver.MAX_BURST];
-    private final MemorySegment templates = MemorySegment.ofArray(new long[6 * TEMPLATE_BYTES / Long.BYTES]);
     private final int[] templateLength = new int[6];
     private final int[] headerLength = new int[6];
     private final int[] templateChecksum = new int[6];
-    /**
-     * The flow the next frame is built for, with what {@link #build} derives from it kept as counters that step
-     * with it ({@link #nextFlow}): the divisions that define them (six a frame) were most of the generator's own
-     * time, and a generator slower than the worker starves it (docs/benchmarks.md, the nineteenth round).
-     */
-    private int flow;
-    /** {@code flow * 37 % 100} and {@code flow * 61 % 100}: where the flow falls in the profile's mix. */
-    private int protocolBucket;
-    private int familyBucket;
-    private int destination;
-    private int source;
-    /** The source port's offset ({@code flow % 60,000}) and the destination port's ({@code flow / 60,000}). */
-    private int portOffset;
-    private int portBlock;
-    private volatile long sent;
     private volatile boolean stopped;
     private volatile boolean finished;
     private Thread thread;
@@ -83,7 +97,10 @@ public final class TrafficGenerator {
     TrafficGenerator(TrafficProfile profile, LoopbackNic nic) {
         this.profile = profile;
         this.nic = nic;
-        this.nextSeq = new long[profile.flows()];
+        // staging rooms spaced as the pool spaces its rooms, so that a burst's first lines do not all fall into
+        // the same two sets of the L1
+        this.memory = Arena.ofAuto().allocate(SEQUENCES + (long) profile.flows() * Long.BYTES, 64);
+        this.at = memory.address();
         this.srcMac = MacAddress.parse(profile.sourceMac(), "sourceMac");
         this.dstMac = MacAddress.parse(profile.destinationMac(), "destinationMac");
         this.sourceBase = (int) (Cidr.parse(profile.sourceBase(), "sourceBase").hi() >>> 32);
@@ -183,7 +200,7 @@ public final class TrafficGenerator {
                 pace(start, count);
                 int n = (int) Math.min(NicDriver.MAX_BURST, limit - count);
                 for (int i = 0; i < n; i++) {
-                    frameLength[i] = build((long) i * MbufPool.ROOM_STRIDE_BYTES);
+                    MEMORY.set(INT, at + LENGTHS + (long) i * Integer.BYTES, build(room(i)));
                     nextFlow();
                 }
                 pending = n;
@@ -192,8 +209,8 @@ public final class TrafficGenerator {
             }
             nic.claim(pending);
             int delivered = 0;
-            while (delivered < pending && nic.deliver(frames, (long) (pendingFrom + delivered)
-                    * MbufPool.ROOM_STRIDE_BYTES, frameLength[pendingFrom + delivered])) {
+            while (delivered < pending && nic.deliver(MEMORY, room(pendingFrom + delivered),
+                    MEMORY.get(INT, at + LENGTHS + (long) (pendingFrom + delivered) * Integer.BYTES))) {
                 delivered++;
             }
             pendingFrom += delivered;
@@ -207,6 +224,11 @@ public final class TrafficGenerator {
             }
         }
         finished = true;
+    }
+
+    /** The address of the staging room of the burst's {@code i}-th frame. */
+    private long room(int i) {
+        return at + ROOMS + (long) i * MbufPool.ROOM_STRIDE_BYTES;
     }
 
     private void pace(long start, long count) {
@@ -232,17 +254,17 @@ public final class TrafficGenerator {
     private int build(long f) {
         int kind = kind();
         int length = templateLength[kind];
-        MemorySegment data = frames;
-        MemorySegment.copy(templates, (long) kind * TEMPLATE_BYTES, data, f, headerLength[kind]);
+        MemorySegment data = MEMORY;
+        MemorySegment.copy(data, at + TEMPLATES + (long) kind * TEMPLATE_BYTES, data, f, headerLength[kind]);
         long l3 = f + (profile.vlan() == 0 ? 14 : 18);
         boolean v6 = kind >= 3;
         long l4 = l3 + (v6 ? 40 : 20);
         if (v6) {
             data.set(U64, l3 + 16, source);
-            data.set(U64, l3 + 32, ((long) destination << 16) | 1);
+            data.set(U64, l3 + 32, destination << 16 | 1);
         } else {
-            int src = sourceBase + source;
-            int dst = destinationBase + destination * 256 + 1;
+            int src = sourceBase + (int) source;
+            int dst = destinationBase + (int) destination * 256 + 1;
             data.set(U32, l3 + 12, src);
             data.set(U32, l3 + 16, dst);
             int sum = templateChecksum[kind] + (src >>> 16) + (src & 0xFFFF) + (dst >>> 16) + (dst & 0xFFFF);
@@ -250,10 +272,12 @@ public final class TrafficGenerator {
             sum = (sum & 0xFFFF) + (sum >>> 16);
             data.set(U16, l3 + 10, (short) ~sum);
         }
-        long seq = nextSeq[flow]++;
+        long sequenceAt = at + SEQUENCES + flow * Long.BYTES;
+        long seq = data.get(LONG, sequenceAt);
+        data.set(LONG, sequenceAt, seq + 1);
         int proto = kind % 3;
         if (proto == ICMP_KIND) {
-            data.set(U32, l4 + 4, (flow << 16) | (int) (seq & 0xFFFF));
+            data.set(U32, l4 + 4, ((int) flow << 16) | (int) (seq & 0xFFFF));
         } else {
             data.set(U16, l4, (short) (1024 + portOffset));
             data.set(U16, l4 + 2, (short) ((proto == UDP_KIND ? 5001 : 80) + portBlock));
@@ -263,14 +287,14 @@ public final class TrafficGenerator {
             }
         }
         long trailer = f + length - TRAILER_BYTES;
-        data.set(INT, trailer, profile.firstFlowId() + flow);
+        data.set(INT, trailer, profile.firstFlowId() + (int) flow);
         data.set(LONG, trailer + 4, run | seq);
         return length;
     }
 
     /** The current flow's kind: 0..2: IPv4 UDP, TCP, ICMP; 3..5: the same over IPv6. */
     private int kind() {
-        int proto = protocolOf(profile, protocolBucket);
+        int proto = protocolOf(profile, (int) protocolBucket);
         int p = proto == FlowKey.PROTO_UDP ? UDP_KIND : proto == FlowKey.PROTO_TCP ? TCP_KIND : ICMP_KIND;
         return familyBucket < profile.ipv6Percent() ? 3 + p : p;
     }
@@ -289,8 +313,8 @@ public final class TrafficGenerator {
             templateLength[kind] = length;
             // the template's zero padding goes out too, so the leading bytes of a frame are deterministic
             headerLength[kind] = Math.min(length - TRAILER_BYTES, TEMPLATE_BYTES);
-            long t = (long) kind * TEMPLATE_BYTES;
-            MemorySegment d = templates;
+            long t = at + TEMPLATES + (long) kind * TEMPLATE_BYTES;
+            MemorySegment d = MEMORY;
             d.set(U16, t, (short) (dstMac >>> 32));
             d.set(U32, t + 2, (int) dstMac);
             d.set(U16, t + 6, (short) (srcMac >>> 32));
