@@ -79,7 +79,9 @@ public final class LoopbackNic implements NicDriver {
 
         WireQueue(MbufPool pool, int ringSize) {
             fill = new SpscIntRing(ringSize);
-            rx = new SpscIntRing(ringSize);
+            // twice what it can ever hold (the posted buffers), so that the wire re-reads the worker's position in
+            // it (a line the worker writes at every burst) once a ring's worth of frames, not at every burst
+            rx = new SpscIntRing(2 * ringSize);
             depth = Math.min(ringSize, Math.max(NicDriver.MAX_BURST, pool.capacity() / POOL_SHARE));
             refillBatch = Math.max(1, Math.min(REFILL_BATCH, depth / 2));
             mbuf = new Mbuf(pool);

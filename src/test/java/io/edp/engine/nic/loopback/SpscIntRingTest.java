@@ -28,13 +28,14 @@ class SpscIntRingTest {
         ring.stage(6, 60);
 
         assertThat(poll(ring, into, meta, 8)).isZero();
-        ring.publish();
+        assertThat(ring.publish()).isTrue();
+        assertThat(ring.publish()).as("nothing staged since").isFalse();
         ring.stage(7, 70);
 
         assertThat(poll(ring, into, meta, 8)).isEqualTo(2);
         assertThat(into).startsWith(5, 6);
         assertThat(meta).startsWith(50, 60);
-        ring.publish();
+        assertThat(ring.publish()).isTrue();
         assertThat(poll(ring, into, meta, 8)).isEqualTo(1);
         assertThat(into[0]).isEqualTo(7);
         assertThat(meta[0]).isEqualTo(70);
