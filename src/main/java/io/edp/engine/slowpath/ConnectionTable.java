@@ -799,14 +799,19 @@ public final class ConnectionTable {
         return lastSeen(s, base);
     }
 
-    /** The latest of the connection's last-seen times: the slow path's and each direction's fast path's. */
+    /**
+     * The latest of the connection's last-seen times: the slow path's and each direction's fast path's. Without
+     * branches (the later of two times on the wrapping clock is the earlier plus their difference, if positive):
+     * under traffic one side always won, and the first idle sweep that saw the other trapped the compiled code
+     * and swept on in the interpreter, most of what an idle worker cost right after its traffic stopped.
+     */
     private int lastSeen(Stripe s, int base) {
         int last = (int) (s.entries[base + 6] >>> 32);
         int reference = reference(s, base, true);
         int seenA = (int) SEEN.getOpaque(seen, reference);
         int seenB = (int) SEEN.getOpaque(seen, reference + 1);
-        last = seenA - last > 0 ? seenA : last;
-        return seenB - last > 0 ? seenB : last;
+        last += Math.max(seenA - last, 0);
+        return last + Math.max(seenB - last, 0);
     }
 
     /** Re-checks the connection at {@code base} as its initiator's packet; returns the matching rule or -1. */
