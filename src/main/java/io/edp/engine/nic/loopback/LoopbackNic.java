@@ -193,7 +193,7 @@ public final class LoopbackNic implements NicDriver {
         int n = fill.readable(count);
         MemorySegment rooms = pool.dataRooms();
         for (int i = 0; i < n; i++) {
-            rooms.set(ValueLayout.JAVA_BYTE, pool.dataRoomAddress(fill.index(i)) + MbufPool.HEADROOM_BYTES, (byte) 0);
+            rooms.set(ValueLayout.JAVA_BYTE, postedFrame(fill.index(i)), (byte) 0);
         }
     }
 
@@ -211,12 +211,18 @@ public final class LoopbackNic implements NicDriver {
         if (index < 0) {
             return false;
         }
-        // posted buffers have the default headroom (as a NIC writes at the mbuf's data offset)
-        MemorySegment.copy(frame, offset, pool.dataRooms(), pool.dataRoomAddress(index) + MbufPool.HEADROOM_BYTES,
-                length);
+        MemorySegment.copy(frame, offset, pool.dataRooms(), postedFrame(index), length);
         long hash = steering.rxHash(frame, offset, length);
         q.rx.stage(index, hash << 32 | length); // never full: it holds at most the buffers that were posted
         return true;
+    }
+
+    /**
+     * Where the wire writes a frame into posted buffer {@code index}: at the default headroom, as a NIC writes at
+     * the mbuf's data offset.
+     */
+    private long postedFrame(int index) {
+        return pool.dataRoomAddress(index) + MbufPool.HEADROOM_BYTES;
     }
 
     /**
@@ -256,15 +262,15 @@ public final class LoopbackNic implements NicDriver {
         WireQueue q = queues[rxQueue];
         SpscIntRing rx = q.rx;
         int n = rx.readable(max);
-        // an empty poll stores nothing but a due top-up: its queue's line is the wire's too, and a wire barely
-        // slower than its worker, meeting the worker's stores there at every frame, fell far behind
+        for (int i = 0; i < n; i++) { // read in place: a copy of the ring's lines first cost a loop of its own
+            int index = rx.index(i);
+            long meta = rx.meta(i);
+            mbufs[i] = index;
+            q.mbuf.wrap(index).received(port, rxQueue, (int) meta, (int) (meta >>> 32));
+        }
+        // an empty poll stores nothing but a due top-up: a wire barely slower than its worker, meeting the
+        // worker's stores to the ring's head at every frame, fell far behind
         if (n > 0) {
-            for (int i = 0; i < n; i++) { // read in place: a copy of the ring's lines first cost a loop of its own
-                int index = rx.index(i);
-                long meta = rx.meta(i);
-                mbufs[i] = index;
-                q.mbuf.wrap(index).received(port, rxQueue, (int) meta, (int) (meta >>> 32));
-            }
             rx.consume(n);
             q.outstanding -= n;
         }

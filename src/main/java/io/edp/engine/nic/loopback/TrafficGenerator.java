@@ -212,7 +212,7 @@ public final class TrafficGenerator {
                 pace(start, count);
                 int n = (int) Math.min(NicDriver.MAX_BURST, limit - count);
                 for (int i = 0; i < n; i++) {
-                    MEMORY.set(INT, at + LENGTHS + (long) i * Integer.BYTES, build(room(i)));
+                    MEMORY.set(INT, length(i), build(room(i)));
                     nextFlow();
                 }
                 pending = n;
@@ -222,7 +222,7 @@ public final class TrafficGenerator {
             nic.claim(pending);
             int delivered = 0;
             while (delivered < pending && nic.deliver(MEMORY, room(pendingFrom + delivered),
-                    MEMORY.get(INT, at + LENGTHS + (long) (pendingFrom + delivered) * Integer.BYTES))) {
+                    MEMORY.get(INT, length(pendingFrom + delivered)))) {
                 delivered++;
             }
             pendingFrom += delivered;
@@ -236,6 +236,11 @@ public final class TrafficGenerator {
             }
         }
         finished = true;
+    }
+
+    /** The address of the length of the burst's {@code i}-th frame. */
+    private long length(int i) {
+        return at + LENGTHS + (long) i * Integer.BYTES;
     }
 
     /** The address of the staging room of the burst's {@code i}-th frame. */
