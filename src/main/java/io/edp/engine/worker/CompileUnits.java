@@ -17,7 +17,10 @@ import javax.management.ObjectName;
  * loop anyway depends on timing (whether it has compiled code of its own when the loop compiles), and then the
  * staging was a call again: runs at 125,000 flows without this directive fell into two groups, 109–120 and 131–141
  * ns a packet. The directive fixes the split: no method of this package inlines {@code lookUp}, and {@code lookUp}
- * always inlines {@code FastPath.lookup} (in some JVMs C2 had compiled it on its own first and called it). A second
+ * always inlines {@code FastPath.lookup} (in some JVMs C2 had compiled it on its own first and called it). The
+ * burst's loops that run before the per-packet one ({@code touch}, {@code warm}, {@code warmConnections}) are units
+ * of their own too, called once a burst: inlined, they took 4,000–7,000 of {@code process}'s nodes, and LEGACY's
+ * unit came within 1,400 of the cutoff (in one CI run of a test, over it). A second
  * directive does the same for the parser: {@code FrameParser.parse} inlines its IPv4 path ({@code ipv4},
  * {@code transport}, {@code finish}), which C2 otherwise compiled on its own first and called: a call a packet
  * with 11 arguments, in some JVMs a second one with 20 (docs/engine.md, the pipeline). Installed through the DiagnosticCommand MBean (what
@@ -28,11 +31,13 @@ final class CompileUnits {
     private static final System.Logger LOG = System.getLogger(CompileUnits.class.getName());
 
     /**
-     * The directives: for every method of this package compiled, BurstPipeline.lookUp is not inlined and
-     * FastPath.lookup is; for FrameParser.parse, its IPv4 path is inlined.
+     * The directives: for every method of this package compiled, BurstPipeline.lookUp and the burst's loops before
+     * the per-packet one are not inlined and FastPath.lookup is; for FrameParser.parse, its IPv4 path is inlined.
      */
     static final String DIRECTIVE = "[{ match: \"io/edp/engine/worker/*.*\","
-            + " inline: [\"-io/edp/engine/worker/BurstPipeline.lookUp\", \"+io/edp/engine/worker/FastPath.lookup\"] },"
+            + " inline: [\"-io/edp/engine/worker/BurstPipeline.lookUp\", \"+io/edp/engine/worker/FastPath.lookup\","
+            + " \"-io/edp/engine/worker/BurstPipeline.touch\", \"-io/edp/engine/worker/BurstPipeline.warm\","
+            + " \"-io/edp/engine/worker/BurstPipeline.warmConnections\"] },"
             + " { match: \"io/edp/engine/packet/FrameParser.parse\", inline: ["
             + "\"+io/edp/engine/packet/FrameParser.ipv4\", \"+io/edp/engine/packet/FrameParser.transport\","
             + " \"+io/edp/engine/packet/FrameParser.finish\"] }]";

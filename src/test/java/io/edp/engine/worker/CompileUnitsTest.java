@@ -35,9 +35,10 @@ class CompileUnitsTest {
                     .as(named.group()).contains(named.group(2));
             methods.add(type.getSimpleName() + "." + named.group(2));
         }
-        assertThat(methods).containsExactlyInAnyOrder("BurstPipeline.lookUp", "FastPath.lookup", "FrameParser.parse",
+        assertThat(methods).containsExactlyInAnyOrder("BurstPipeline.lookUp", "FastPath.lookup",
+                "BurstPipeline.touch", "BurstPipeline.warm", "BurstPipeline.warmConnections", "FrameParser.parse",
                 "FrameParser.ipv4", "FrameParser.transport", "FrameParser.finish");
         assertThat(Arrays.stream(BurstPipeline.class.getDeclaredMethods()).map(Method::getName))
-                .containsOnlyOnce("lookUp");
+                .containsOnlyOnce("lookUp", "touch", "warm", "warmConnections");
     }
 }
