@@ -19,8 +19,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * unit by C2's node budget ({@code NodeCountInliningCutoff}). One more off-heap access on the hit path can push a call
  * past that budget and cost a few ns a packet without failing anything else (docs/engine.md, the pipeline). The
  * install's calls may stay calls: they run on misses only. And the calls the worker's compiler directive inlines are
- * inlined where they are made (the flow cache's lookup into {@code lookUp}, the parser's IPv4 path into its entry):
- * without it, C2 compiled them on their own first, in some JVMs or all, and called them.
+ * inlined where they are made (the flow cache's lookup into {@code lookUp}, the parser with its IPv4 path into the
+ * parse stage): without it, C2 compiled them on their own first, in some JVMs or all, and called them.
  */
 class HitPathInliningTest {
 
@@ -34,17 +34,19 @@ class HitPathInliningTest {
     private static final String MISSES_ONLY = "io.edp.engine.worker.FastPath::install";
     /** A refusal with one of these among its callers is on the hit path. */
     private static final List<String> HIT_PATH = List.of("io.edp.engine.worker.BurstPipeline::rewrite",
-            "io.edp.engine.worker.FastPath::lookup", "io.edp.engine.slowpath.RuleCounters::count");
+            "io.edp.engine.worker.FastPath::lookup", "io.edp.engine.slowpath.RuleCounters::count",
+            "io.edp.engine.packet.FrameParser::parse");
 
     /**
      * The calls the worker's compiler directive inlines ({@code CompileUnits}), each list in the order they nest: its
-     * first is called by the method the directive names only (the flow cache's lookup by {@code lookUp}, the IPv4 path
-     * by {@code parse}), so a call of it at a compile's own depth is that method's compile, and the others are called
+     * first is called by one method of the worker's only (the flow cache's lookup by {@code lookUp}, the parser by
+     * the parse stage), so a call of it at a compile's own depth is that method's compile, and the others are called
      * inside it. Both methods are compiled on their own, never inlined: the log shows their calls, not them.
      */
     private static final List<String> LOOKUP = List.of("io.edp.engine.worker.FastPath::lookup");
-    private static final List<String> IPV4_PATH = List.of("io.edp.engine.packet.FrameParser::ipv4",
-            "io.edp.engine.packet.FrameParser::transport", "io.edp.engine.packet.FrameParser::finish");
+    private static final List<String> PARSER = List.of("io.edp.engine.packet.FrameParser::parse",
+            "io.edp.engine.packet.FrameParser::ipv4", "io.edp.engine.packet.FrameParser::transport",
+            "io.edp.engine.packet.FrameParser::finish");
     private static final String FORCED = "force inline by CompileCommand";
 
     @TempDir
@@ -62,7 +64,7 @@ class HitPathInliningTest {
         assertThat(lines).as("the JIT logged its inlining").anyMatch(line -> line.contains(HIT_PATH.getFirst()));
         assertThat(refusedOnTheHitPath(lines)).isEmpty();
         boolean legacy = benchCase.startsWith("legacy"); // never looks the flow cache up
-        for (List<String> directed : legacy ? List.of(IPV4_PATH) : List.of(LOOKUP, IPV4_PATH)) {
+        for (List<String> directed : legacy ? List.of(PARSER) : List.of(LOOKUP, PARSER)) {
             assertThat(directedCalls(lines, directed)).as("%s inlined where it is called, as directed", directed)
                     .isNotEmpty().allMatch(call -> call.endsWith(FORCED));
         }

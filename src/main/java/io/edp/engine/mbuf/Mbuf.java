@@ -169,6 +169,11 @@ public final class Mbuf {
         return (int) (firstWord >>> 32);
     }
 
+    /** The ingress port, from a {@link #firstWord()}. */
+    public static int port(long firstWord) {
+        return (int) (firstWord >>> 16) & 0xFFFF;
+    }
+
     /**
      * The frame's first byte moved by {@code bytes} (negative: a header was pushed in front, into the headroom;
      * positive: one was popped) while its end stayed: its start, length and L3 offset follow. {@code firstWord} is

@@ -181,18 +181,13 @@ public final class FlowKey {
     }
 
     /**
-     * Writes bytes 48..63 of the key in two stores: the {@link #details} word, then the source MAC, copied from the
-     * 8 frame bytes at {@code macs} (bytes 4..11 of the frame, the destination MAC's last two and the source MAC)
-     * read little-endian.
+     * Writes bytes 48..63 of the key in two stores: the {@link #details} word, then the source MAC, which
+     * {@code macs} holds in its bytes 2..7, little-endian (as the frame's bytes 4..11 read little-endian: the
+     * destination MAC's last two, then the source MAC).
      */
     public static void writeDetails(MemorySegment descriptors, long keyBase, long details, long macs) {
         descriptors.set(DETAILS, keyBase + TCP_FLAGS, details);
         descriptors.set(DETAILS, keyBase + SRC_MAC - 2, macs & ~0xFFFFL);
-    }
-
-    /** Reads the frame bytes {@link #writeDetails} takes as {@code macs}. */
-    public static long frameMacs(MemorySegment data, long at) {
-        return data.get(DETAILS, at);
     }
 
     /** The source MAC (the destination MAC is in word {@link #L2}). */

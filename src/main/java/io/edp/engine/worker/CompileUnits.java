@@ -18,29 +18,29 @@ import javax.management.ObjectName;
  * staging was a call again: runs at 125,000 flows without this directive fell into two groups, 109–120 and 131–141
  * ns a packet. The directive fixes the split: no method of this package inlines {@code lookUp}, and {@code lookUp}
  * always inlines {@code FastPath.lookup} (in some JVMs C2 had compiled it on its own first and called it). The
- * burst's loops that run before the per-packet one ({@code touch}, {@code warm}, {@code warmConnections}) are units
- * of their own too, called once a burst: inlined, they took 4,000–7,000 of {@code process}'s nodes, and LEGACY's
- * unit came within 1,400 of the cutoff (in one CI run of a test, over it). A second
- * directive does the same for the parser: {@code FrameParser.parse} inlines its IPv4 path ({@code ipv4},
- * {@code transport}, {@code finish}), which C2 otherwise compiled on its own first and called: a call a packet
- * with 11 arguments, in some JVMs a second one with 20 (docs/engine.md, the pipeline). Installed through the DiagnosticCommand MBean (what
- * {@code jcmd Compiler.directives_add} calls); a JVM without it keeps its own choices, which only costs speed.
+ * burst's other stages ({@code touch}, {@code parse}, {@code warm}, {@code warmConnections}) are units of their
+ * own too, called once a burst: inlined into {@code process}, the loops took 4,000–7,000 of its nodes, and
+ * LEGACY's unit came within 1,400 of the cutoff (in one CI run of a test, over it). The parse stage inlines the
+ * parser whole ({@code FrameParser.parse} with its IPv4 path: {@code ipv4}, {@code transport}, {@code finish}),
+ * which C2 otherwise compiled on its own and called, once a packet, and in some JVMs called its IPv4 path from
+ * there: a call with 11 arguments, in some a second with 20 (docs/engine.md, the pipeline). Installed through the
+ * DiagnosticCommand MBean (what {@code jcmd Compiler.directives_add} calls); a JVM without it keeps its own
+ * choices, which only costs speed.
  */
 final class CompileUnits {
 
     private static final System.Logger LOG = System.getLogger(CompileUnits.class.getName());
 
     /**
-     * The directives: for every method of this package compiled, BurstPipeline.lookUp and the burst's loops before
-     * the per-packet one are not inlined and FastPath.lookup is; for FrameParser.parse, its IPv4 path is inlined.
+     * The directive: for every method of this package compiled, BurstPipeline.lookUp and the burst's other stages
+     * are not inlined, and FastPath.lookup and the parser with its IPv4 path are.
      */
-    static final String DIRECTIVE = "[{ match: \"io/edp/engine/worker/*.*\","
-            + " inline: [\"-io/edp/engine/worker/BurstPipeline.lookUp\", \"+io/edp/engine/worker/FastPath.lookup\","
-            + " \"-io/edp/engine/worker/BurstPipeline.touch\", \"-io/edp/engine/worker/BurstPipeline.warm\","
-            + " \"-io/edp/engine/worker/BurstPipeline.warmConnections\"] },"
-            + " { match: \"io/edp/engine/packet/FrameParser.parse\", inline: ["
-            + "\"+io/edp/engine/packet/FrameParser.ipv4\", \"+io/edp/engine/packet/FrameParser.transport\","
-            + " \"+io/edp/engine/packet/FrameParser.finish\"] }]";
+    static final String DIRECTIVE = "[{ match: \"io/edp/engine/worker/*.*\", inline: ["
+            + "\"-io/edp/engine/worker/BurstPipeline.lookUp\", \"+io/edp/engine/worker/FastPath.lookup\","
+            + " \"-io/edp/engine/worker/BurstPipeline.touch\", \"-io/edp/engine/worker/BurstPipeline.parse\","
+            + " \"-io/edp/engine/worker/BurstPipeline.warm\", \"-io/edp/engine/worker/BurstPipeline.warmConnections\","
+            + " \"+io/edp/engine/packet/FrameParser.parse\", \"+io/edp/engine/packet/FrameParser.ipv4\","
+            + " \"+io/edp/engine/packet/FrameParser.transport\", \"+io/edp/engine/packet/FrameParser.finish\"] }]";
 
     private static boolean installed;
 

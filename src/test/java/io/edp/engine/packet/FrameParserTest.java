@@ -56,6 +56,31 @@ class FrameParserTest {
         assertThat(m.flowHash()).isNotZero();
     }
 
+    /** The parser takes the IPv4 header in three loads and the frame's start, port and length in one. */
+    @Test
+    void everyHeaderFieldIsReadFromItsOwnBytes() {
+        long source = 0x0A1B2C3D4E5FL;
+        Frames frame = Frames.ethernet(DST, source).u16(FlowKey.ETHERTYPE_IPV4)
+                .u8(0x45).u8(0xB8).u16(20 + 8 + 4).u16(0xBEEF).u16(0x2000).u8(0x7A).u8(17).u16(0x1234).u32(A).u32(B)
+                .udp(4321, 53, 4);
+        assertThat(parse(frame, 0x1234)).isEqualTo(FrameParser.PARSED);
+        long l4 = word(FlowKey.L4);
+        assertThat(FlowKey.proto(l4)).isEqualTo(17);
+        assertThat(FlowKey.srcPort(l4)).isEqualTo(4321);
+        assertThat(FlowKey.dstPort(l4)).isEqualTo(53);
+        assertThat(FlowKey.inPort(l4)).isEqualTo(0x1234);
+        assertThat(word(FlowKey.SRC_HI)).isEqualTo((long) A << 32);
+        assertThat(word(FlowKey.DST_HI)).isEqualTo((long) B << 32);
+        assertThat(FlowKey.ttl(m.descriptors(), m.flowKeyAddress())).isEqualTo(0x7A);
+        assertThat(FlowKey.etherType(m.descriptors(), m.flowKeyAddress())).isEqualTo(FlowKey.ETHERTYPE_IPV4);
+        assertThat(FlowKey.srcMac(m.descriptors(), m.flowKeyAddress())).isEqualTo(source);
+        assertThat(FlowKey.flags(m.descriptors(), m.flowKeyAddress())).as("a first fragment: more follow")
+                .isEqualTo(FlowKey.FLAG_SLOW_PATH_ONLY | FlowKey.FLAG_FRAGMENT);
+        assertThat(m.fragmentId()).isEqualTo(0xBEEF);
+        assertThat(m.ipLength()).isEqualTo(32);
+        assertThat(m.l4Offset()).isEqualTo(34);
+    }
+
     @Test
     void ipv4OptionsMoveTheTransportHeader() {
         assertThat(parse(Frames.ethernet(DST, SRC).ipv4(6, A, B, 64, 3, 20).tcp(40000, 80, FlowKey.TCP_SYN, 0), 0))
