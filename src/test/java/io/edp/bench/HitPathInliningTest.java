@@ -19,8 +19,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * unit by C2's node budget ({@code NodeCountInliningCutoff}). One more off-heap access on the hit path can push a call
  * past that budget and cost a few ns a packet without failing anything else (docs/engine.md, the pipeline). The
  * install's calls may stay calls: they run on misses only. And the calls the worker's compiler directive inlines are
- * inlined where they are made (the flow cache's lookup into {@code lookUp}, the parser with its IPv4 path into the
- * parse stage): without it, C2 compiled them on their own first, in some JVMs or all, and called them.
+ * inlined where they are made (the flow cache's lookup into {@code lookUp}, the parser into the parse stage):
+ * without it, C2 compiled them on their own first, in some JVMs or all, and called them.
  */
 class HitPathInliningTest {
 
@@ -38,15 +38,15 @@ class HitPathInliningTest {
             "io.edp.engine.packet.FrameParser::parse");
 
     /**
-     * The calls the worker's compiler directive inlines ({@code CompileUnits}), each list in the order they nest: its
-     * first is called by one method of the worker's only (the flow cache's lookup by {@code lookUp}, the parser by
-     * the parse stage), so a call of it at a compile's own depth is that method's compile, and the others are called
-     * inside it. Both methods are compiled on their own, never inlined: the log shows their calls, not them.
+     * The calls the worker's compiler directive inlines where they are made ({@code CompileUnits}): each is called by
+     * one method of the worker's only (the flow cache's lookup by {@code lookUp}, the parser by the parse stage), so
+     * a call of it at a compile's own depth is that method's compile. Both methods are compiled on their own, never
+     * inlined: the log shows their calls, not them. The parser's IPv4 path is not listed: C2 also inlines it into a
+     * compile of the parser alone, whose lines the log does not set apart from the parse stage's (one CI run's
+     * reconstruction of its callers crossed from one compile into the other); the budget check covers it.
      */
-    private static final List<String> LOOKUP = List.of("io.edp.engine.worker.FastPath::lookup");
-    private static final List<String> PARSER = List.of("io.edp.engine.packet.FrameParser::parse",
-            "io.edp.engine.packet.FrameParser::ipv4", "io.edp.engine.packet.FrameParser::transport",
-            "io.edp.engine.packet.FrameParser::finish");
+    private static final String LOOKUP = "io.edp.engine.worker.FastPath::lookup";
+    private static final String PARSER = "io.edp.engine.packet.FrameParser::parse";
     private static final String FORCED = "force inline by CompileCommand";
 
     @TempDir
@@ -64,28 +64,18 @@ class HitPathInliningTest {
         assertThat(lines).as("the JIT logged its inlining").anyMatch(line -> line.contains(HIT_PATH.getFirst()));
         assertThat(refusedOnTheHitPath(lines)).isEmpty();
         boolean legacy = benchCase.startsWith("legacy"); // never looks the flow cache up
-        for (List<String> directed : legacy ? List.of(PARSER) : List.of(LOOKUP, PARSER)) {
+        for (String directed : legacy ? List.of(PARSER) : List.of(LOOKUP, PARSER)) {
             assertThat(directedCalls(lines, directed)).as("%s inlined where it is called, as directed", directed)
                     .isNotEmpty().allMatch(call -> call.endsWith(FORCED));
         }
     }
 
-    /** The logged calls of {@code directed} inside a compile of the method the directive names, with their verdicts. */
-    private static List<String> directedCalls(List<String> lines, List<String> directed) {
+    /** The logged calls of {@code directed} at a compile's own depth, with their verdicts. */
+    private static List<String> directedCalls(List<String> lines, String directed) {
         int top = top(lines);
-        List<String> calls = new ArrayList<>();
-        for (int i = 0; i < lines.size(); i++) {
-            Matcher call = CALL.matcher(lines.get(i));
-            if (!call.matches() || !directed.contains(call.group(2))) {
-                continue;
-            }
-            List<String> callers = callers(lines, i, call.group(1).length(), top);
-            String outermost = callers.isEmpty() ? call.group(2) : callers.getLast();
-            if (outermost.equals(directed.getFirst()) && callers.stream().allMatch(directed::contains)) {
-                calls.add(lines.get(i).strip());
-            }
-        }
-        return calls;
+        return lines.stream().map(CALL::matcher)
+                .filter(call -> call.matches() && call.group(2).equals(directed) && call.group(1).length() == top)
+                .map(call -> call.group().strip()).toList();
     }
 
     /** Each call refused for the node budget with a hit-path method among its callers, as "callee <- callers". */
