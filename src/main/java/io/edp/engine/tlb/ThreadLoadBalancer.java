@@ -190,6 +190,9 @@ public final class ThreadLoadBalancer implements AutoCloseable {
 
     /**
      * Busy time between two samples over the time between them; a queue or worker that just appeared counts from zero.
+     * A burst's busy time counts when the burst ends, so a long one that began before {@code before} (the first
+     * packets' slow path and compiling, for one) can give a short interval more busy time than its length: such
+     * a worker is at 1.0, and its queues' loads are scaled down with it (no thread is busier than its whole time).
      */
     static LoadSnapshot loads(BusySample before, BusySample after) {
         double nanos = Math.max(1, after.takenAtNanos() - before.takenAtNanos());
@@ -198,14 +201,19 @@ public final class ThreadLoadBalancer implements AutoCloseable {
         Map<QueueId, Long> queueBusy = new HashMap<>();
         before.queues().forEach(queue -> queueBusy.put(queue.queue(), queue.busyNanos()));
         List<WorkerLoad> workers = new ArrayList<>();
+        Map<Integer, Double> overCounted = new HashMap<>();
         for (BusySample.Worker worker : after.workers()) {
-            long busy = worker.busyNanos() - workerBusy.getOrDefault(worker.worker(), 0L);
-            workers.add(new WorkerLoad(worker.worker(), worker.numaNode(), Math.max(0, busy) / nanos));
+            double busy = Math.max(0, worker.busyNanos() - workerBusy.getOrDefault(worker.worker(), 0L)) / nanos;
+            if (busy > 1) {
+                overCounted.put(worker.worker(), busy);
+            }
+            workers.add(new WorkerLoad(worker.worker(), worker.numaNode(), Math.min(1, busy)));
         }
         List<QueueLoad> queues = new ArrayList<>();
         for (BusySample.Queue queue : after.queues()) {
-            long busy = queue.busyNanos() - queueBusy.getOrDefault(queue.queue(), 0L);
-            queues.add(new QueueLoad(queue.queue(), queue.owner(), queue.numaNode(), Math.max(0, busy) / nanos));
+            double busy = Math.max(0, queue.busyNanos() - queueBusy.getOrDefault(queue.queue(), 0L)) / nanos;
+            queues.add(new QueueLoad(queue.queue(), queue.owner(), queue.numaNode(),
+                    busy / overCounted.getOrDefault(queue.owner(), 1.0)));
         }
         return new LoadSnapshot(workers, queues);
     }

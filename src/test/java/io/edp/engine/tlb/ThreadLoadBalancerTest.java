@@ -55,6 +55,29 @@ class ThreadLoadBalancerTest {
     }
 
     @Test
+    void anIntervalHoldsNoMoreBusyTimeThanItsLength() {
+        // 100 ms apart: worker 0 counted 200 ms, a burst that began before the first sample having ended in this one
+        BusySample before = new BusySample(0, List.of(busyWorker(0, 0), busyWorker(1, 0)),
+                List.of(busyQueue(0, 0, 0), busyQueue(1, 0, 0), busyQueue(2, 1, 0)));
+        BusySample after = new BusySample(100_000_000, List.of(busyWorker(0, 200_000_000), busyWorker(1, 40_000_000)),
+                List.of(busyQueue(0, 0, 150_000_000), busyQueue(1, 0, 50_000_000), busyQueue(2, 1, 30_000_000)));
+
+        LoadSnapshot loads = ThreadLoadBalancer.loads(before, after);
+
+        assertThat(loads.workers()).extracting(WorkerLoad::utilization).containsExactly(1.0, 0.4);
+        assertThat(loads.queues()).extracting(QueueLoad::load)
+                .containsExactly(0.75, 0.25, 0.3); // worker 0's queues in the same proportion, worker 1's as counted
+    }
+
+    private static BusySample.Worker busyWorker(int worker, long busyNanos) {
+        return new BusySample.Worker(worker, 0, busyNanos, 0);
+    }
+
+    private static BusySample.Queue busyQueue(int rxQueue, int owner, long busyNanos) {
+        return new BusySample.Queue(new QueueId(0, rxQueue), owner, 0, busyNanos, 0);
+    }
+
+    @Test
     void balancedLoadCausesNoMove() {
         SimulatedEngine engine = new SimulatedEngine();
         for (int q = 0; q < 16; q++) {
