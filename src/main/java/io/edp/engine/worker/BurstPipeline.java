@@ -137,7 +137,7 @@ final class BurstPipeline {
             if (taps != null) {
                 Captures.received(taps, workerId, queue.port(), burst, n, mbuf, start);
             }
-            bytes = process(n, g, nowMillis);
+            bytes = process(queue.port(), n, g, nowMillis);
         } catch (Throwable t) {
             recover();
             throw t; // counted and logged by the duty cycle
@@ -158,10 +158,11 @@ final class BurstPipeline {
     }
 
     /**
-     * The stages over {@code burst[0, n)}; returns the bytes received. Per packet, the lookup is a call into a
-     * compile unit of its own and everything after it is compiled here ({@link CompileUnits}).
+     * The stages over {@code burst[0, n)}, received on {@code port}; returns the bytes received. Per packet, the
+     * lookup is a call into a compile unit of its own and everything after it is compiled here
+     * ({@link CompileUnits}).
      */
-    private long process(int n, Generation g, int nowMillis) {
+    private long process(int port, int n, Generation g, int nowMillis) {
         long bytes = touch(n);
         int parsedCount = parse(n);
         if (injectedFault != null) {
@@ -169,6 +170,7 @@ final class BurstPipeline {
         }
         boolean fast = g.fastPath();
         if (fast) {
+            fastPath.receiving(port, g);
             warm(parsedCount);
         } else {
             warmConnections(parsedCount, g.tables().connections());

@@ -35,6 +35,11 @@ final class FastPath {
     /** IPFIX: where the cache's counters go, and which packets are counted. */
     private final FlowMeter meter;
     private FlowCache cache;
+    /**
+     * Whether the port the burst came from sends every packet to the slow path (an E1000 adapter's): a queue's
+     * frames all arrive on its port, so this is looked up once a burst ({@link #receiving}), not per packet.
+     */
+    private boolean portSlowPathOnly;
     /** Why the last {@link #lookup} missed: {@link FlowCache#MISS}, {@link FlowCache#STALE} or {@link #UNCACHEABLE}. */
     private int missed;
     /** The flow hash of the packet the last {@link #lookup} missed, read before the miss path runs. */
@@ -102,6 +107,11 @@ final class FastPath {
         }
     }
 
+    /** A burst from {@code port} begins: whether its packets may use the cache at all, under {@code g}. */
+    void receiving(int port, Generation g) {
+        portSlowPathOnly = g.tables().isSlowPathOnly(port);
+    }
+
     /**
      * Loads what the lookups of a burst's packets will read and sets their likely slots ({@link FlowCache#warm});
      * returns a sum of what was loaded.
@@ -112,7 +122,8 @@ final class FastPath {
 
     /**
      * The cached action of {@code m}'s flow, or {@link #MISS}: the flow has no current entry, or its packet must
-     * see the slow path (slow-path-only key, TCP SYN/FIN/RST, a port whose packets all go slow). The entry is
+     * see the slow path (slow-path-only key, TCP SYN/FIN/RST, a port whose packets all go slow: the burst's, as
+     * {@link #receiving} found it). The entry is
      * looked for at {@code likelySlot} first ({@link FlowCache#lookup(MemorySegment, long, int, int, int, int)}).
      * {@code hash} and {@code length} are the packet's flow hash and frame length as the pipeline already read
      * them: each descriptor read costs C2 about 700 nodes of the 18,000 after which it inlines nothing more into a
@@ -124,7 +135,7 @@ final class FastPath {
         long details = FlowKey.details(d, key);
         int tcpFlags = FlowKey.tcpFlags(details);
         if ((FlowKey.flags(details) & FlowKey.FLAG_SLOW_PATH_ONLY) != 0 || (tcpFlags & SLOW_PATH_TCP_FLAGS) != 0
-                || g.tables().isSlowPathOnly(m.port())) {
+                || portSlowPathOnly) {
             cacheCounters[FlowCache.SLOW_PATH]++;
             missed = UNCACHEABLE;
             if (meter.on() && (tcpFlags & FLOW_END_TCP_FLAGS) != 0) {

@@ -188,6 +188,11 @@ class FlowCacheTest {
         // the rows' first signatures, each entry's first word (the source address' high word), and the IPv6
         // entry's second line's low source word
         assertThat(loaded).isEqualTo(hashes[0] + ((long) (0x0A000000 + 1) << 32) + hashes[1] + v6[0] + v6[1]);
+        // a train of one flow's packets, another flow's between them: each packet its own flow's slot
+        int[] train = {hashes[0], hashes[0], hashes[1], hashes[0]};
+        int[] trainLikely = new int[train.length];
+        cache.warm(train, new long[] {l4Words[0], l4Words[0], l4Words[1], l4Words[0]}, trainLikely, train.length);
+        assertThat(trainLikely).containsExactly(v4Slot, v4Slot, v6Slot, v4Slot);
     }
 
     @Test
