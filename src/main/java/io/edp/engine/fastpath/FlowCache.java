@@ -316,17 +316,17 @@ public final class FlowCache implements RestingEntries {
     }
 
     /**
-     * The flow cache's part of a burst's warm stage, for packets {@code [0, n)} with flow hashes {@code hashes} and
-     * key L4 words {@code l4Words}: loads each primary signature row, then sets {@code likely} to each
-     * {@link #likelySlot} from the rows now at hand (0 for none: slot 0 stands in, a line warm anyway after the first
-     * bursts; a packet of the same flow hash as the one before it, as in a train of one flow's packets, takes that
-     * one's slot without searching the rows again), then loads the entry lines a hit reads: line 0, and line 1 for
-     * an IPv6 key, whose lookup compares its low address words there. Each is a loop of little but its loads, so that as many of the burst's misses as the
-     * core can hold are in flight at once; here, in one method, the JIT keeps the rows and the entries' address in
-     * registers (the same loops calling through the fast path per packet were 1–4 ns a packet slower at 125,000
-     * flows). The connection line a hit stores its time into is not loaded: a store that misses does not stall the
-     * worker, and loading that line ahead made the stage slower (docs/benchmarks.md). Returns a sum of what was
-     * loaded, for the caller to keep: loads whose values nothing uses may be dropped.
+     * The flow cache's part of a burst's warm stage, for packets {@code [0, n)} with flow hashes {@code hashes} and key
+     * L4 words {@code l4Words}: loads each primary signature row, then sets {@code likely} to each {@link #likelySlot}
+     * from the rows now at hand (0 for none: slot 0 stands in, a line warm anyway after the first bursts; a packet of
+     * the same flow hash as the one before it, as in a train of one flow's packets, takes that one's slot without
+     * searching the rows again), then loads the entry lines a hit reads: line 0, and line 1 for an IPv6 key, whose
+     * lookup compares its low address words there. Each is a loop of little but its loads, so that as many of the
+     * burst's misses as the core can hold are in flight at once; here, in one method, the JIT keeps the rows and the
+     * entries' address in registers (the same loops calling through the fast path per packet were 1–4 ns a packet
+     * slower at 125,000 flows). The connection line a hit stores its time into is not loaded: a store that misses does
+     * not stall the worker, and loading that line ahead made the stage slower (docs/benchmarks.md). Returns a sum of
+     * what was loaded, for the caller to keep: loads whose values nothing uses may be dropped.
      */
     public long warm(int[] hashes, long[] l4Words, int[] likely, int n) {
         int[] rows = signatures;

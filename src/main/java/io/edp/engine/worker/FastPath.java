@@ -121,13 +121,13 @@ final class FastPath {
     }
 
     /**
-     * The cached action of {@code m}'s flow, or {@link #MISS}: the flow has no current entry, or its packet must
-     * see the slow path (slow-path-only key, TCP SYN/FIN/RST, a port whose packets all go slow: the burst's, as
-     * {@link #receiving} found it). The entry is
-     * looked for at {@code likelySlot} first ({@link FlowCache#lookup(MemorySegment, long, int, int, int, int)}).
-     * {@code hash} and {@code length} are the packet's flow hash and frame length as the pipeline already read
-     * them: each descriptor read costs C2 about 700 nodes of the 18,000 after which it inlines nothing more into a
-     * compile unit, and the hit path is to fit in one (docs/engine.md, the pipeline).
+     * The cached action of {@code m}'s flow, or {@link #MISS}: the flow has no current entry, or its packet must see
+     * the slow path (slow-path-only key, TCP SYN/FIN/RST, a port whose packets all go slow: the burst's, as
+     * {@link #receiving} found it). The entry is looked for at {@code likelySlot} first
+     * ({@link FlowCache#lookup(MemorySegment, long, int, int, int, int)}). {@code hash} and {@code length} are the
+     * packet's flow hash and frame length as the pipeline already read them: each descriptor read costs C2 about 700
+     * nodes of the 18,000 after which it inlines nothing more into a compile unit, and the hit path is to fit in one
+     * (docs/engine.md, the pipeline).
      */
     int lookup(Mbuf m, int hash, int length, Generation g, int nowMillis, int likelySlot) {
         MemorySegment d = m.descriptors();
